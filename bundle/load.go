@@ -1,0 +1,420 @@
+package bundle
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+const (
+	operatorFile  = "operator.yaml"
+	frameworkFile = "framework.yaml"
+	paramsFile    = "params.yaml"
+	templatesDir  = "templates"
+	commonDir     = "common"
+	// BasePrefix marks a reference to the base of an extension (KEP-0012).
+	BasePrefix = "base/"
+)
+
+// LoadDir loads the bundle in the folder dir. Files are read through an
+// [os.Root], so a symbolic link that leaves dir is an error.
+func LoadDir(dir string) (*Bundle, error) {
+	name := filepath.Base(filepath.Clean(dir))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, &LoadError{Framework: name, Problems: []*FieldError{{File: dir, Msg: err.Error()}}}
+	}
+	defer root.Close()
+	return Load(root.FS(), name)
+}
+
+// Load loads a bundle from fsys, whose root is the bundle's folder. name is
+// used in messages until the bundle's own name is known.
+func Load(fsys fs.FS, name string) (*Bundle, error) {
+	var p problems
+	b := &Bundle{Name: name}
+	hasOp, hasFw := exists(fsys, operatorFile), exists(fsys, frameworkFile)
+	switch {
+	case hasOp && hasFw:
+		p.add(".", 0, "", "both %s and %s exist; a bundle has exactly one", operatorFile, frameworkFile)
+	case hasOp:
+		b.Format, b.File = FormatKUDO, operatorFile
+		loadOperator(fsys, b, &p)
+	case hasFw:
+		b.Format, b.File = FormatFramework, frameworkFile
+		loadFramework(fsys, b, &p)
+	default:
+		p.add(".", 0, "", "neither %s nor %s found: not a KUDO package or framework bundle", operatorFile, frameworkFile)
+	}
+	if len(p.list) == 0 {
+		loadParams(fsys, b, &p)
+		b.Templates = readTree(fsys, templatesDir, &p)
+		b.Common = readTree(fsys, commonDir, &p)
+	}
+	if len(p.list) == 0 {
+		validate(b, &p)
+	}
+	if len(p.list) > 0 {
+		return nil, &LoadError{Framework: b.Name, Problems: p.list}
+	}
+	return b, nil
+}
+
+func exists(fsys fs.FS, name string) bool {
+	_, err := fs.Stat(fsys, name)
+	return err == nil
+}
+
+func readFile(fsys fs.FS, name string, p *problems) []byte {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		p.add(name, 0, "", "cannot read: %s", cleanFSError(err))
+		return nil
+	}
+	return data
+}
+
+// cleanFSError drops the operation and path that fs errors repeat.
+func cleanFSError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
+	data := readFile(fsys, operatorFile, p)
+	if data == nil {
+		return
+	}
+	n := parseYAML(operatorFile, data, p)
+	var raw rawOperator
+	if n == nil || !decodeStrict(operatorFile, n, &raw, p) {
+		return
+	}
+	if raw.Name != "" {
+		b.Name = raw.Name
+	}
+	b.Version, b.AppVersion, b.KudoVersion = raw.OperatorVersion, raw.AppVersion, raw.KudoVersion
+	b.KubernetesVersion, b.Description, b.URL = raw.KubernetesVersion, raw.Description, raw.URL
+	b.Extends = raw.Extends
+	for _, m := range raw.Maintainers {
+		b.Maintainers = append(b.Maintainers, Maintainer(m))
+	}
+	if raw.Name == "" {
+		p.add(operatorFile, 0, "name", "is required")
+	}
+	if raw.OperatorVersion == "" {
+		p.add(operatorFile, 0, "operatorVersion", "is required")
+	}
+	if raw.NamespaceManifest != "" {
+		p.add(operatorFile, 0, "namespaceManifest", "is not supported: GitOps tools create the namespace (for example Argo CD's CreateNamespace=true)")
+	}
+	for i, rt := range raw.Tasks {
+		s := rt.Spec
+		t := &Task{
+			Name: rt.Name, Kind: rt.Kind, Resources: s.Resources, Parameter: s.Parameter,
+			Pod: s.Pod, Pipe: s.Pipe, Done: s.Done, WantErr: s.WantErr,
+			Pos: Pos{File: operatorFile, Line: rt.line},
+		}
+		if rt.Kind == KindKudoOperator {
+			t.Operator = &KudoOperatorSpec{
+				Package: s.Package, AppVersion: s.AppVersion, OperatorVersion: s.OperatorVersion,
+				InstanceName: s.InstanceName, ParameterFile: s.ParameterFile,
+			}
+		}
+		checkTaskSpec(t, fieldf("tasks[%d]", i), s, p)
+		b.Tasks = append(b.Tasks, t)
+	}
+	for _, name := range sortedKeys(raw.Plans) {
+		rp := raw.Plans[name]
+		pl := &Plan{Name: name, Strategy: rp.Strategy, Pos: Pos{File: operatorFile, Line: rp.line}}
+		for _, ph := range rp.Phases {
+			phase := &Phase{Name: ph.Name, Strategy: ph.Strategy}
+			for _, st := range ph.Steps {
+				phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks})
+			}
+			pl.Phases = append(pl.Phases, phase)
+		}
+		b.Plans = append(b.Plans, pl)
+	}
+}
+
+// checkTaskSpec reports spec fields that the task's kind does not use.
+func checkTaskSpec(t *Task, field string, s rawKudoTaskSpec, p *problems) {
+	used := map[string]bool{
+		"resources": len(s.Resources) > 0, "parameter": s.Parameter != "", "pod": s.Pod != "",
+		"pipe": len(s.Pipe) > 0, "done": s.Done, "wantErr": s.WantErr, "package": s.Package != "",
+		"appVersion": s.AppVersion != "", "operatorVersion": s.OperatorVersion != "",
+		"instanceName": s.InstanceName != "", "parameterFile": s.ParameterFile != "",
+	}
+	allowed := map[string][]string{
+		KindApply:        {"resources"},
+		KindDelete:       {"resources"},
+		KindToggle:       {"resources", "parameter"},
+		KindPipe:         {"pod", "pipe"},
+		KindDummy:        {"done", "wantErr"},
+		KindKudoOperator: {"package", "appVersion", "operatorVersion", "instanceName", "parameterFile"},
+	}
+	ok, known := allowed[t.Kind]
+	if !known {
+		return // reported by validate
+	}
+	for _, f := range sortedKeys(used) {
+		if used[f] && !slices.Contains(ok, f) {
+			p.add(t.Pos.File, t.Pos.Line, field+".spec."+f, "is not used by a %s task (task %q)", t.Kind, t.Name)
+		}
+	}
+}
+
+func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
+	data := readFile(fsys, frameworkFile, p)
+	if data == nil {
+		return
+	}
+	n := parseYAML(frameworkFile, data, p)
+	var raw rawFramework
+	if n == nil || !decodeStrict(frameworkFile, n, &raw, p) {
+		return
+	}
+	if raw.Name != "" {
+		b.Name = raw.Name
+	}
+	b.Version, b.AppVersion, b.KudoVersion = raw.Version, raw.AppVersion, raw.KudoVersion
+	b.KubernetesVersion = raw.KubernetesVersion
+	if b.KubernetesVersion == "" {
+		b.KubernetesVersion = raw.KubeVersion
+	}
+	b.Description, b.URL, b.Extends = raw.Description, raw.URL, raw.Extends
+	for _, m := range raw.Maintainers {
+		b.Maintainers = append(b.Maintainers, Maintainer(m))
+	}
+	if raw.Name == "" && raw.Extends == nil {
+		p.add(frameworkFile, 0, "name", "is required")
+	}
+	if raw.Version == "" {
+		p.add(frameworkFile, 0, "version", "is required")
+	}
+	for _, name := range sortedKeys(raw.Tasks) {
+		rt := raw.Tasks[name]
+		kind := rt.Kind
+		if kind == "" {
+			kind = KindApply
+		}
+		t := &Task{
+			Name: name, Kind: kind, Parameter: rt.Parameter, From: rt.From,
+			Resources: rt.Resources, Patches: rt.Patches, PatchesStrategicMerge: rt.PatchesStrategicMerge,
+			Pos: Pos{File: frameworkFile, Line: rt.line},
+		}
+		if kind != KindApply && kind != KindToggle && kind != KindDelete {
+			p.add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q", kind)
+		}
+		if rt.Parameter != "" && kind != KindToggle {
+			p.add(frameworkFile, rt.line, "tasks."+name+".parameter", "is only used by Toggle tasks")
+		}
+		b.Tasks = append(b.Tasks, t)
+	}
+	for _, name := range sortedKeys(raw.Plans) {
+		rp := raw.Plans[name]
+		// A KEP-0009 plan is a list of serial steps: one serial phase
+		// named after the plan.
+		phase := &Phase{Name: name, Strategy: StrategySerial}
+		for _, st := range rp.Steps {
+			phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks, Delete: st.Delete})
+		}
+		b.Plans = append(b.Plans, &Plan{
+			Name: name, Strategy: StrategySerial, Phases: []*Phase{phase}, From: rp.From,
+			Pos: Pos{File: frameworkFile, Line: rp.line},
+		})
+	}
+}
+
+func loadParams(fsys fs.FS, b *Bundle, p *problems) {
+	if !exists(fsys, paramsFile) {
+		return
+	}
+	data := readFile(fsys, paramsFile, p)
+	if data == nil {
+		return
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return
+	}
+	n := parseYAML(paramsFile, data, p)
+	if n == nil {
+		return
+	}
+	if b.Format == FormatKUDO {
+		var raw rawParamsFile
+		if !decodeStrict(paramsFile, n, &raw, p) {
+			return
+		}
+		b.Groups = raw.Groups
+		items := n
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "parameters" {
+				items = n.Content[i+1]
+			}
+		}
+		for i, rp := range raw.Parameters {
+			line := 0
+			if i < len(items.Content) {
+				line = items.Content[i].Line
+			}
+			b.Params = append(b.Params, convertParam(rp, fieldf("parameters[%d]", i), line, p))
+		}
+		return
+	}
+	// KEP-0009: a map of parameter name to definition, in file order.
+	if n.Kind != yaml.MappingNode {
+		p.add(paramsFile, n.Line, "", "expected a mapping of parameter name to definition")
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var rp rawParam
+		if !decodeStrict(paramsFile, v, &rp, p) {
+			continue
+		}
+		if rp.Name != "" && rp.Name != k.Value {
+			p.add(paramsFile, k.Line, k.Value+".name", "differs from the key %q", k.Value)
+		}
+		rp.Name = k.Value
+		b.Params = append(b.Params, convertParam(rp, k.Value, k.Line, p))
+	}
+}
+
+func convertParam(rp rawParam, field string, line int, p *problems) *Param {
+	prm := &Param{
+		Name: rp.Name, DisplayName: rp.DisplayName, Description: rp.Description, Hint: rp.Hint,
+		Group: rp.Group, Trigger: rp.Trigger, Type: ParamType(rp.Type),
+		Pos: Pos{File: paramsFile, Line: line},
+	}
+	if prm.Type == "" {
+		prm.Type = TypeString
+	}
+	switch prm.Type {
+	case TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeMap:
+	default:
+		p.add(paramsFile, line, field+".type", "unknown type %q (want string, integer, number, boolean, array or map)", rp.Type)
+	}
+	if rp.Immutable != nil {
+		prm.Immutable = *rp.Immutable
+	}
+	var err error
+	if prm.Default, err = nodeValue(&rp.Default); err != nil {
+		p.add(paramsFile, rp.Default.Line, field+".default", "%v", err)
+	}
+	for i := range rp.Enum {
+		v, err := nodeValue(&rp.Enum[i])
+		if err != nil {
+			p.add(paramsFile, rp.Enum[i].Line, fieldf("%s.enum[%d]", field, i), "%v", err)
+		}
+		prm.Enum = append(prm.Enum, v)
+	}
+	if rp.Required != nil {
+		prm.Required = *rp.Required
+	} else {
+		prm.Required = !prm.HasDefault()
+	}
+	if prm.Name == "" {
+		p.add(paramsFile, line, field+".name", "is required")
+	}
+	return prm
+}
+
+// nodeValue converts a YAML node to a parameter value: nil for absent or
+// null, the literal text for scalars (so 1000000 stays "1000000"), and
+// []any / map[string]any for collections.
+func nodeValue(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case 0:
+		return nil, nil
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return n.Value, nil
+	case yaml.AliasNode:
+		return nodeValue(n.Alias)
+	default:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+}
+
+// readTree reads every file below dir, keyed by its path relative to dir.
+// A missing dir is an empty tree.
+func readTree(fsys fs.FS, dir string, p *problems) map[string][]byte {
+	out := map[string][]byte{}
+	if _, err := fs.Stat(fsys, dir); errors.Is(err, fs.ErrNotExist) {
+		return out
+	}
+	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			p.add(name, 0, "", "cannot read: %s", symlinkHint(err))
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			info, err := fs.Stat(fsys, name)
+			if err != nil {
+				p.add(name, 0, "", "symbolic link points outside the bundle or to nothing: %s", cleanFSError(err))
+				return nil
+			}
+			if info.IsDir() {
+				p.add(name, 0, "", "symbolic link to a folder is not supported")
+				return nil
+			}
+		case !d.Type().IsRegular():
+			p.add(name, 0, "", "not a regular file")
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			p.add(name, 0, "", "cannot read: %s", symlinkHint(err))
+			return nil
+		}
+		out[strings.TrimPrefix(name, dir+"/")] = data
+		return nil
+	})
+	if err != nil {
+		p.add(dir, 0, "", "cannot read: %s", symlinkHint(err))
+	}
+	return out
+}
+
+func symlinkHint(err error) string {
+	msg := cleanFSError(err)
+	if strings.Contains(msg, "escapes") {
+		return "symbolic link points outside the bundle"
+	}
+	return msg
+}
+
+// CheckRef reports whether ref is a clean relative path that stays inside
+// its folder.
+func CheckRef(ref string) error {
+	switch {
+	case ref == "":
+		return errors.New("empty file name")
+	case path.IsAbs(ref) || filepath.IsAbs(ref) || strings.HasPrefix(ref, `\`):
+		return errors.New("absolute paths are not allowed")
+	case !fs.ValidPath(ref) || strings.Contains(ref, `\`):
+		return errors.New(`must be a clean relative path without ".." (paths may not leave the bundle)`)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package bundle
+
+// Format says which on-disk layout a bundle was loaded from.
+type Format string
+
+const (
+	// FormatKUDO is a KUDO v1beta1 operator package (operator.yaml).
+	FormatKUDO Format = "kudo"
+	// FormatFramework is a KEP-0009 framework bundle (framework.yaml).
+	FormatFramework Format = "framework"
+)
+
+// Task kinds. KEP-0009 framework tasks are always Apply tasks; a plan step
+// with `delete: true` deletes their resources instead.
+const (
+	KindApply        = "Apply"
+	KindDelete       = "Delete"
+	KindDummy        = "Dummy"
+	KindToggle       = "Toggle"
+	KindPipe         = "Pipe"
+	KindKudoOperator = "KudoOperator"
+)
+
+// Strategies of plans and phases. As in KUDO, only the exact string
+// "serial" is serial; anything else runs in parallel.
+const (
+	StrategySerial   = "serial"
+	StrategyParallel = "parallel"
+)
+
+// Bundle is the normalised model of an operator package or framework bundle.
+type Bundle struct {
+	Format Format
+	// File is the name of the metadata file: operator.yaml or framework.yaml.
+	File string
+
+	Name              string
+	Version           string // operatorVersion (KUDO) or version (KEP-0009)
+	AppVersion        string
+	KudoVersion       string
+	KubernetesVersion string
+	Description       string
+	URL               string
+	Maintainers       []Maintainer
+
+	// Extends is the raw `extends` clause; a later stage resolves it.
+	Extends *Extends
+
+	Tasks  []*Task  // in file order (KUDO) or sorted by name (KEP-0009)
+	Plans  []*Plan  // sorted by name
+	Params []*Param // in file order (KUDO) or sorted by name (KEP-0009)
+	Groups []Group
+
+	// Templates holds every file below templates/, keyed by its path
+	// relative to templates/ ("statefulset.yaml", "jobs/backup.yaml").
+	Templates map[string][]byte
+	// Common holds every file below common/, keyed like Templates.
+	Common map[string][]byte
+}
+
+// Maintainer of a package. KEP-0009 writes maintainers as "Name <email>".
+type Maintainer struct {
+	Name  string `yaml:"name,omitempty" json:"name,omitempty"`
+	Email string `yaml:"email,omitempty" json:"email,omitempty"`
+}
+
+// Extends names the base a framework extends (KEP-0012).
+type Extends struct {
+	Kudo *ExtendsKudo `yaml:"kudo,omitempty" json:"kudo,omitempty"`
+	Git  *GitSource   `yaml:"git,omitempty" json:"git,omitempty"`
+	Path string       `yaml:"path,omitempty" json:"path,omitempty"`
+}
+
+// ExtendsKudo names a framework and version in a repository.
+type ExtendsKudo struct {
+	Framework string `yaml:"framework" json:"framework"`
+	Version   string `yaml:"version" json:"version"`
+}
+
+// GitSource is a folder at a git reference.
+type GitSource struct {
+	URL    string `yaml:"url" json:"url"`
+	Ref    string `yaml:"ref,omitempty" json:"ref,omitempty"`
+	Commit string `yaml:"commit,omitempty" json:"commit,omitempty"`
+	Path   string `yaml:"path,omitempty" json:"path,omitempty"`
+}
+
+// Pos is where a definition sits in its file.
+type Pos struct {
+	File string
+	Line int
+}
+
+// Task is one task of the package, whatever its kind.
+type Task struct {
+	Name string
+	Kind string
+
+	// Resources are template names (keys of Bundle.Templates); used by
+	// Apply, Delete and Toggle tasks.
+	Resources             []string
+	Patches               []string
+	PatchesStrategicMerge []string
+	// From is KEP-0012's `from: base/<task>`.
+	From string
+
+	// Parameter is the boolean parameter of a Toggle task.
+	Parameter string
+
+	// Pod and Pipe describe a Pipe task.
+	Pod  string
+	Pipe []PipeFile
+
+	// Done and WantErr describe a Dummy task.
+	Done    bool
+	WantErr bool
+
+	// Operator describes a KudoOperator task.
+	Operator *KudoOperatorSpec
+
+	Pos Pos
+}
+
+// PipeFile is one file a Pipe task's pod produces.
+type PipeFile struct {
+	File string `yaml:"file" json:"file"`
+	Kind string `yaml:"kind" json:"kind"` // Secret or ConfigMap
+	Key  string `yaml:"key" json:"key"`
+}
+
+// KudoOperatorSpec is the spec of a KudoOperator task.
+type KudoOperatorSpec struct {
+	Package         string `yaml:"package" json:"package"`
+	AppVersion      string `yaml:"appVersion,omitempty" json:"appVersion,omitempty"`
+	OperatorVersion string `yaml:"operatorVersion,omitempty" json:"operatorVersion,omitempty"`
+	InstanceName    string `yaml:"instanceName,omitempty" json:"instanceName,omitempty"`
+	ParameterFile   string `yaml:"parameterFile,omitempty" json:"parameterFile,omitempty"`
+}
+
+// Plan is a named sequence of phases.
+type Plan struct {
+	Name     string
+	Strategy string
+	Phases   []*Phase
+	// From is KEP-0012's `from: base/<plan>`.
+	From string
+	Pos  Pos
+}
+
+// Phase is a group of steps.
+type Phase struct {
+	Name     string
+	Strategy string
+	Steps    []*Step
+}
+
+// Step names the tasks that run together.
+type Step struct {
+	Name  string
+	Tasks []string
+	// Delete (KEP-0009) deletes the resources of the step's tasks.
+	Delete bool
+}
+
+// ParamType is the declared type of a parameter.
+type ParamType string
+
+// Parameter types. An empty type means string.
+const (
+	TypeString  ParamType = "string"
+	TypeInteger ParamType = "integer"
+	TypeNumber  ParamType = "number"
+	TypeBoolean ParamType = "boolean"
+	TypeArray   ParamType = "array"
+	TypeMap     ParamType = "map"
+)
+
+// Param is one parameter definition.
+type Param struct {
+	Name        string
+	DisplayName string
+	Description string
+	Hint        string
+	Group       string
+	Trigger     string
+	Type        ParamType
+	Immutable   bool
+	// Required is the effective value: when params.yaml does not say, a
+	// parameter without a default is required (KUDO's rule).
+	Required bool
+	// Default is the default value, nil when there is none. Scalars keep
+	// the text they were written with ("1000000", "true"); sequences and
+	// mappings are decoded into []any and map[string]any.
+	Default any
+	// Enum lists the allowed values (scalars as text), if any.
+	Enum []any
+	Pos  Pos
+}
+
+// HasDefault reports whether the parameter declares a default.
+func (p *Param) HasDefault() bool { return p.Default != nil }
+
+// Group is a parameter group of KUDO params.yaml.
+type Group struct {
+	Name        string `yaml:"name" json:"name"`
+	DisplayName string `yaml:"displayName,omitempty" json:"displayName,omitempty"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	Priority    int    `yaml:"priority,omitempty" json:"priority,omitempty"`
+}
+
+// Task returns the task of that name, or nil.
+func (b *Bundle) Task(name string) *Task {
+	for _, t := range b.Tasks {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Plan returns the plan of that name, or nil.
+func (b *Bundle) Plan(name string) *Plan {
+	for _, p := range b.Plans {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Param returns the parameter of that name, or nil.
+func (b *Bundle) Param(name string) *Param {
+	for _, p := range b.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ID is "name@version", used in provenance and messages.
+func (b *Bundle) ID() string { return b.Name + "@" + b.Version }
