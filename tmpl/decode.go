@@ -1,0 +1,217 @@
+package tmpl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Doc is one YAML document of rendered output.
+type Doc struct {
+	Map  map[string]any
+	Line int // template line where the document starts
+}
+
+var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// parserProblems are the messages of go-yaml's parser (not its scanner).
+// For them go-yaml reports the 0-based line where the enclosing block
+// starts, so one is added to get the 1-based line.
+var parserProblems = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected <stream-start>", "did not find expected key",
+	"did not find expected node content", "found duplicate %TAG directive",
+	"found duplicate %YAML directive", "found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// Decode splits rendered output into YAML documents. Empty documents are
+// skipped; every other document must be a mapping with apiVersion and kind.
+// Errors name the template and the template line.
+func Decode(out *Output) ([]Doc, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(out.Text))
+	var docs []Doc
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, out.yamlError(err)
+		}
+		if len(n.Content) == 0 {
+			continue
+		}
+		root := n.Content[0]
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			continue
+		}
+		line := out.SourceLine(root.Line)
+		if root.Kind != yaml.MappingNode {
+			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
+		}
+		v, err := toValue(root)
+		if err != nil {
+			return nil, &Error{Template: out.Name, Line: line, Msg: err.Error()}
+		}
+		m := v.(map[string]any)
+		for _, f := range []string{"apiVersion", "kind"} {
+			if s, _ := m[f].(string); s == "" {
+				return nil, &Error{Template: out.Name, Line: line, Msg: fmt.Sprintf("rendered object has no %s", f)}
+			}
+		}
+		docs = append(docs, Doc{Map: m, Line: line})
+	}
+}
+
+func (o *Output) yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		rendered, problem, where := atoi(m[1]), m[2], ""
+		if slices.Contains(parserProblems, problem) {
+			rendered++
+			where = " in the block that starts here"
+		}
+		return &Error{Template: o.Name, Line: o.SourceLine(rendered),
+			Msg: fmt.Sprintf("invalid YAML after rendering: %s%s (rendered line %d: %q)", problem, where, rendered, o.renderedLine(rendered))}
+	}
+	return &Error{Template: o.Name, Msg: "invalid YAML after rendering: " + msg}
+}
+
+func (o *Output) renderedLine(n int) string {
+	lines := strings.Split(string(o.Text), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	s := lines[n-1]
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+// toValue converts a YAML node into plain Go values the way Kubernetes
+// reads YAML: mappings become map[string]any, integers int64, floats
+// float64; timestamps and binary stay strings.
+func toValue(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.AliasNode:
+		return toValue(n.Alias)
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return toValue(n.Content[0])
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := toValue(c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Tag == "!!merge" {
+				merged, err := toValue(v)
+				if err != nil {
+					return nil, err
+				}
+				if err := merge(out, merged); err != nil {
+					return nil, fmt.Errorf("line %d: %w", k.Line, err)
+				}
+				continue
+			}
+			if k.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
+			}
+			val, err := toValue(v)
+			if err != nil {
+				return nil, err
+			}
+			out[k.Value] = val
+		}
+		return out, nil
+	case yaml.ScalarNode:
+		return scalar(n), nil
+	}
+	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+func merge(dst map[string]any, src any) error {
+	switch s := src.(type) {
+	case map[string]any:
+		for k, v := range s {
+			if _, ok := dst[k]; !ok {
+				dst[k] = v
+			}
+		}
+	case []any:
+		for _, x := range s {
+			if err := merge(dst, x); err != nil {
+				return err
+			}
+		}
+	default:
+		return errors.New("merge key << needs a mapping")
+	}
+	return nil
+}
+
+func scalar(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err != nil {
+			return n.Value
+		}
+		return b
+	case "!!int":
+		s := strings.ReplaceAll(n.Value, "_", "")
+		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return i
+		}
+		if strings.HasPrefix(s, "0") && len(s) > 1 {
+			if i, err := strconv.ParseInt(s[1:], 8, 64); err == nil {
+				return i
+			}
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return n.Value
+	case "!!float":
+		f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return n.Value
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && !strings.ContainsAny(n.Value, ".eE") {
+			return int64(f)
+		}
+		return f
+	default:
+		return n.Value
+	}
+}
+
+func atoi(s string) int {
+	i, _ := strconv.Atoi(s)
+	return i
+}
+

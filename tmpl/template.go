@@ -1,0 +1,197 @@
+package tmpl
+
+import (
+	"bytes"
+	"errors"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+	"text/template/parse"
+)
+
+// Error is a template problem at a line of a template file.
+type Error struct {
+	Template string // the template's name, e.g. "templates/service.yaml"
+	Line     int    // line in the template file; 0 when unknown
+	Msg      string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return e.Template + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
+	}
+	return e.Template + ": " + e.Msg
+}
+
+
+// Template is a parsed template.
+type Template struct {
+	name string
+	t    *template.Template
+	// lines maps the first byte of every text node's text to the line of
+	// the template where that text starts. text/template writes a text
+	// node's bytes to the output unchanged, so a Write whose slice starts
+	// at one of these bytes tells where the output came from.
+	lines map[*byte]int
+}
+
+var funcs = FuncMap()
+
+// Parse parses src as the template name (a path such as
+// "templates/service.yaml", used in every message).
+func Parse(name string, src []byte) (*Template, error) {
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Parse(string(src))
+	if err != nil {
+		return nil, tidy(name, err)
+	}
+	tp := &Template{name: name, t: t, lines: map[*byte]int{}}
+	for _, sub := range t.Templates() {
+		if sub.Tree != nil && sub.Tree.Root != nil {
+			tp.index(sub.Tree.Root, src)
+		}
+	}
+	return tp, nil
+}
+
+// Name returns the template's name.
+func (t *Template) Name() string { return t.name }
+
+// Tree returns the parse trees of the template and the templates it
+// defines, for static checks.
+func (t *Template) Trees() []*parse.Tree {
+	var out []*parse.Tree
+	for _, sub := range t.t.Templates() {
+		if sub.Tree != nil {
+			out = append(out, sub.Tree)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (t *Template) index(n parse.Node, src []byte) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			t.index(c, src)
+		}
+	case *parse.TextNode:
+		if len(n.Text) > 0 && int(n.Pos) <= len(src) {
+			t.lines[&n.Text[0]] = 1 + bytes.Count(src[:n.Pos], []byte("\n"))
+		}
+	case *parse.IfNode:
+		t.index(n.List, src)
+		t.index(n.ElseList, src)
+	case *parse.RangeNode:
+		t.index(n.List, src)
+		t.index(n.ElseList, src)
+	case *parse.WithNode:
+		t.index(n.List, src)
+		t.index(n.ElseList, src)
+	}
+}
+
+// Execute renders the template with data.
+func (t *Template) Execute(data any) (*Output, error) {
+	rec := &recorder{lines: t.lines}
+	if err := t.t.Execute(rec, data); err != nil {
+		return nil, tidy(t.name, err)
+	}
+	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks}, nil
+}
+
+// Render parses and executes in one call.
+func Render(name string, src []byte, data any) (*Output, error) {
+	t, err := Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	return t.Execute(data)
+}
+
+type mark struct {
+	off  int // offset in the output
+	line int // template line of the text written there; 0 for action output
+}
+
+type recorder struct {
+	buf   bytes.Buffer
+	lines map[*byte]int
+	marks []mark
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		r.marks = append(r.marks, mark{off: r.buf.Len(), line: r.lines[&p[0]]})
+	}
+	return r.buf.Write(p)
+}
+
+// Output is rendered text that remembers where each part came from.
+type Output struct {
+	Name  string
+	Text  []byte
+	marks []mark
+}
+
+// SourceLine maps a 1-based line of the rendered text to the line of the
+// template that produced it. Text copied from the template maps exactly;
+// output of an action maps to the line where the preceding text ended. It
+// returns 0 when nothing is known.
+func (o *Output) SourceLine(line int) int {
+	if line < 1 {
+		return 0
+	}
+	// offset of the start of the rendered line
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(o.Text[off:], '\n')
+		if i < 0 {
+			off = len(o.Text)
+			break
+		}
+		off += i + 1
+	}
+	// the last mark starting at or before off
+	i := sort.Search(len(o.marks), func(i int) bool { return o.marks[i].off > off }) - 1
+	for ; i >= 0; i-- {
+		m := o.marks[i]
+		if m.line > 0 {
+			return m.line + bytes.Count(o.Text[m.off:off], []byte("\n"))
+		}
+		// action output: attribute to the end of the previous text node
+		if i == 0 {
+			return 1
+		}
+	}
+	return 0
+}
+
+var (
+	// "template: NAME:12:5: executing \"NAME\" at <.X>: msg"
+	execRE = regexp.MustCompile(`^template: (.*?):(\d+)(?::\d+)?: executing "[^"]*" (at <.*)$`)
+	// "template: NAME:12: msg"
+	parseRE = regexp.MustCompile(`^template: (.*?):(\d+): (.*)$`)
+)
+
+// tidy turns text/template's errors into *Error with the template line.
+func tidy(name string, err error) error {
+	msg := err.Error()
+	var ee template.ExecError
+	if errors.As(err, &ee) {
+		msg = ee.Err.Error()
+	}
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	if m := execRE.FindStringSubmatch(msg); m != nil {
+		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
+	}
+	if m := parseRE.FindStringSubmatch(msg); m != nil {
+		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
+	}
+	return &Error{Template: name, Msg: strings.TrimPrefix(msg, "template: ")}
+}
