@@ -17,8 +17,8 @@ var (
 		reflect.TypeFor[yaml.Node]():     true,
 		reflect.TypeFor[rawMaintainer](): true,
 	}
-	lineRE          = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	typeErrRE       = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
+	lineRE    = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	typeErrRE = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
 )
 
 // parseYAML parses one YAML document. Syntax errors are added to p with

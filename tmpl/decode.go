@@ -214,4 +214,3 @@ func atoi(s string) int {
 	i, _ := strconv.Atoi(s)
 	return i
 }
-

@@ -25,7 +25,6 @@ func (e *Error) Error() string {
 	return e.Template + ": " + e.Msg
 }
 
-
 // Template is a parsed template.
 type Template struct {
 	name string
