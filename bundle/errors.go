@@ -3,31 +3,12 @@ package bundle
 import (
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"strings"
 )
 
 // FieldError is a problem at one place of one file of a bundle.
-type FieldError struct {
-	File  string // path relative to the bundle root, e.g. "params.yaml"
-	Line  int    // 1-based; 0 when unknown
-	Field string // field path, e.g. "parameters[3].default"
-	Msg   string
-}
-
-func (e *FieldError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Field)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
+type FieldError = strictyaml.Problem
 
 // LoadError is returned by [Load] and [LoadDir]. It lists every problem
 // found, so that one run shows them all.
@@ -60,17 +41,13 @@ func (e *LoadError) Unwrap() []error {
 }
 
 // problems collects FieldErrors while loading.
-type problems struct{ list []*FieldError }
+type problems = strictyaml.Problems
 
-func (p *problems) add(file string, line int, field, format string, args ...any) {
-	p.list = append(p.list, &FieldError{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
-}
-
-func (p *problems) addErr(err error) {
+func addErr(p *problems, err error) {
 	var fe *FieldError
 	if errors.As(err, &fe) {
-		p.list = append(p.list, fe)
+		p.List = append(p.List, fe)
 		return
 	}
-	p.list = append(p.list, &FieldError{Msg: err.Error()})
+	p.List = append(p.List, &FieldError{Msg: err.Error()})
 }

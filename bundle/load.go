@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"io/fs"
 	"os"
 	"path"
@@ -42,7 +43,7 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 	hasOp, hasFw := exists(fsys, operatorFile), exists(fsys, frameworkFile)
 	switch {
 	case hasOp && hasFw:
-		p.add(".", 0, "", "both %s and %s exist; a bundle has exactly one", operatorFile, frameworkFile)
+		p.Add(".", 0, "", "both %s and %s exist; a bundle has exactly one", operatorFile, frameworkFile)
 	case hasOp:
 		b.Format, b.File = FormatKUDO, operatorFile
 		loadOperator(fsys, b, &p)
@@ -50,18 +51,18 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		b.Format, b.File = FormatFramework, frameworkFile
 		loadFramework(fsys, b, &p)
 	default:
-		p.add(".", 0, "", "neither %s nor %s found: not a KUDO package or framework bundle", operatorFile, frameworkFile)
+		p.Add(".", 0, "", "neither %s nor %s found: not a KUDO package or framework bundle", operatorFile, frameworkFile)
 	}
-	if len(p.list) == 0 {
+	if len(p.List) == 0 {
 		loadParams(fsys, b, &p)
 		b.Templates = readTree(fsys, templatesDir, &p)
 		b.Common = readTree(fsys, commonDir, &p)
 	}
-	if len(p.list) == 0 {
+	if len(p.List) == 0 {
 		validate(b, &p)
 	}
-	if len(p.list) > 0 {
-		return nil, &LoadError{Framework: b.Name, Problems: p.list}
+	if len(p.List) > 0 {
+		return nil, &LoadError{Framework: b.Name, Problems: p.List}
 	}
 	return b, nil
 }
@@ -74,7 +75,7 @@ func exists(fsys fs.FS, name string) bool {
 func readFile(fsys fs.FS, name string, p *problems) []byte {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		p.add(name, 0, "", "cannot read: %s", cleanFSError(err))
+		p.Add(name, 0, "", "cannot read: %s", cleanFSError(err))
 		return nil
 	}
 	return data
@@ -94,9 +95,9 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 	if data == nil {
 		return
 	}
-	n := parseYAML(operatorFile, data, p)
+	n := strictyaml.Parse(operatorFile, data, p)
 	var raw rawOperator
-	if n == nil || !decodeStrict(operatorFile, n, &raw, p) {
+	if n == nil || !strictyaml.Decode(operatorFile, n, &raw, p) {
 		return
 	}
 	if raw.Name != "" {
@@ -109,13 +110,13 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 		b.Maintainers = append(b.Maintainers, Maintainer(m))
 	}
 	if raw.Name == "" {
-		p.add(operatorFile, 0, "name", "is required")
+		p.Add(operatorFile, 0, "name", "is required")
 	}
 	if raw.OperatorVersion == "" {
-		p.add(operatorFile, 0, "operatorVersion", "is required")
+		p.Add(operatorFile, 0, "operatorVersion", "is required")
 	}
 	if raw.NamespaceManifest != "" {
-		p.add(operatorFile, 0, "namespaceManifest", "is not supported: GitOps tools create the namespace (for example Argo CD's CreateNamespace=true)")
+		p.Add(operatorFile, 0, "namespaceManifest", "is not supported: GitOps tools create the namespace (for example Argo CD's CreateNamespace=true)")
 	}
 	for i, rt := range raw.Tasks {
 		s := rt.Spec
@@ -169,7 +170,7 @@ func checkTaskSpec(t *Task, field string, s rawKudoTaskSpec, p *problems) {
 	}
 	for _, f := range sortedKeys(used) {
 		if used[f] && !slices.Contains(ok, f) {
-			p.add(t.Pos.File, t.Pos.Line, field+".spec."+f, "is not used by a %s task (task %q)", t.Kind, t.Name)
+			p.Add(t.Pos.File, t.Pos.Line, field+".spec."+f, "is not used by a %s task (task %q)", t.Kind, t.Name)
 		}
 	}
 }
@@ -179,9 +180,9 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 	if data == nil {
 		return
 	}
-	n := parseYAML(frameworkFile, data, p)
+	n := strictyaml.Parse(frameworkFile, data, p)
 	var raw rawFramework
-	if n == nil || !decodeStrict(frameworkFile, n, &raw, p) {
+	if n == nil || !strictyaml.Decode(frameworkFile, n, &raw, p) {
 		return
 	}
 	if raw.Name != "" {
@@ -197,10 +198,10 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 		b.Maintainers = append(b.Maintainers, Maintainer(m))
 	}
 	if raw.Name == "" && raw.Extends == nil {
-		p.add(frameworkFile, 0, "name", "is required")
+		p.Add(frameworkFile, 0, "name", "is required")
 	}
 	if raw.Version == "" {
-		p.add(frameworkFile, 0, "version", "is required")
+		p.Add(frameworkFile, 0, "version", "is required")
 	}
 	for _, name := range sortedKeys(raw.Tasks) {
 		rt := raw.Tasks[name]
@@ -214,10 +215,10 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 			Pos: Pos{File: frameworkFile, Line: rt.line},
 		}
 		if kind != KindApply && kind != KindToggle && kind != KindDelete {
-			p.add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q", kind)
+			p.Add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q", kind)
 		}
 		if rt.Parameter != "" && kind != KindToggle {
-			p.add(frameworkFile, rt.line, "tasks."+name+".parameter", "is only used by Toggle tasks")
+			p.Add(frameworkFile, rt.line, "tasks."+name+".parameter", "is only used by Toggle tasks")
 		}
 		b.Tasks = append(b.Tasks, t)
 	}
@@ -247,13 +248,13 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return
 	}
-	n := parseYAML(paramsFile, data, p)
+	n := strictyaml.Parse(paramsFile, data, p)
 	if n == nil {
 		return
 	}
 	if b.Format == FormatKUDO {
 		var raw rawParamsFile
-		if !decodeStrict(paramsFile, n, &raw, p) {
+		if !strictyaml.Decode(paramsFile, n, &raw, p) {
 			return
 		}
 		b.Groups = raw.Groups
@@ -274,17 +275,17 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 	}
 	// KEP-0009: a map of parameter name to definition, in file order.
 	if n.Kind != yaml.MappingNode {
-		p.add(paramsFile, n.Line, "", "expected a mapping of parameter name to definition")
+		p.Add(paramsFile, n.Line, "", "expected a mapping of parameter name to definition")
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		var rp rawParam
-		if !decodeStrict(paramsFile, v, &rp, p) {
+		if !strictyaml.Decode(paramsFile, v, &rp, p) {
 			continue
 		}
 		if rp.Name != "" && rp.Name != k.Value {
-			p.add(paramsFile, k.Line, k.Value+".name", "differs from the key %q", k.Value)
+			p.Add(paramsFile, k.Line, k.Value+".name", "differs from the key %q", k.Value)
 		}
 		rp.Name = k.Value
 		b.Params = append(b.Params, convertParam(rp, k.Value, k.Line, p))
@@ -303,19 +304,19 @@ func convertParam(rp rawParam, field string, line int, p *problems) *Param {
 	switch prm.Type {
 	case TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeMap:
 	default:
-		p.add(paramsFile, line, field+".type", "unknown type %q (want string, integer, number, boolean, array or map)", rp.Type)
+		p.Add(paramsFile, line, field+".type", "unknown type %q (want string, integer, number, boolean, array or map)", rp.Type)
 	}
 	if rp.Immutable != nil {
 		prm.Immutable = *rp.Immutable
 	}
 	var err error
 	if prm.Default, err = nodeValue(&rp.Default); err != nil {
-		p.add(paramsFile, rp.Default.Line, field+".default", "%v", err)
+		p.Add(paramsFile, rp.Default.Line, field+".default", "%v", err)
 	}
 	for i := range rp.Enum {
 		v, err := nodeValue(&rp.Enum[i])
 		if err != nil {
-			p.add(paramsFile, rp.Enum[i].Line, fieldf("%s.enum[%d]", field, i), "%v", err)
+			p.Add(paramsFile, rp.Enum[i].Line, fieldf("%s.enum[%d]", field, i), "%v", err)
 		}
 		prm.Enum = append(prm.Enum, v)
 	}
@@ -325,7 +326,7 @@ func convertParam(rp rawParam, field string, line int, p *problems) *Param {
 		prm.Required = !prm.HasDefault()
 	}
 	if prm.Name == "" {
-		p.add(paramsFile, line, field+".name", "is required")
+		p.Add(paramsFile, line, field+".name", "is required")
 	}
 	return prm
 }
@@ -362,7 +363,7 @@ func readTree(fsys fs.FS, dir string, p *problems) map[string][]byte {
 	}
 	err := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
-			p.add(name, 0, "", "cannot read: %s", symlinkHint(err))
+			p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
 			return nil
 		}
 		if d.IsDir() {
@@ -372,27 +373,27 @@ func readTree(fsys fs.FS, dir string, p *problems) map[string][]byte {
 		case d.Type()&fs.ModeSymlink != 0:
 			info, err := fs.Stat(fsys, name)
 			if err != nil {
-				p.add(name, 0, "", "symbolic link points outside the bundle or to nothing: %s", cleanFSError(err))
+				p.Add(name, 0, "", "symbolic link points outside the bundle or to nothing: %s", cleanFSError(err))
 				return nil
 			}
 			if info.IsDir() {
-				p.add(name, 0, "", "symbolic link to a folder is not supported")
+				p.Add(name, 0, "", "symbolic link to a folder is not supported")
 				return nil
 			}
 		case !d.Type().IsRegular():
-			p.add(name, 0, "", "not a regular file")
+			p.Add(name, 0, "", "not a regular file")
 			return nil
 		}
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
-			p.add(name, 0, "", "cannot read: %s", symlinkHint(err))
+			p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
 			return nil
 		}
 		out[strings.TrimPrefix(name, dir+"/")] = data
 		return nil
 	})
 	if err != nil {
-		p.add(dir, 0, "", "cannot read: %s", symlinkHint(err))
+		p.Add(dir, 0, "", "cannot read: %s", symlinkHint(err))
 	}
 	return out
 }

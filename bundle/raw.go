@@ -147,6 +147,8 @@ type rawFrameworkStep struct {
 // rawMaintainer accepts {name, email} and KEP-0009's "Name <email>".
 type rawMaintainer Maintainer
 
+func (*rawMaintainer) StrictYAMLOpaque() {}
+
 func (m *rawMaintainer) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		s := strings.TrimSpace(n.Value)

@@ -26,16 +26,11 @@ func (b *Bundle) taskField(i int, t *Task) string {
 // exist, plans name tasks that exist, names are unique.
 func validate(b *Bundle, p *problems) {
 	seen := map[string]bool{}
-	for i, prm := range b.Params {
+	for _, prm := range b.Params {
 		if prm.Name != "" && seen[prm.Name] {
-			p.add(paramsFile, prm.Pos.Line, prm.Name, "parameter is defined twice")
+			p.Add(paramsFile, prm.Pos.Line, prm.Name, "parameter is defined twice")
 		}
 		seen[prm.Name] = true
-		if prm.HasDefault() && len(prm.Enum) > 0 && !slices.ContainsFunc(prm.Enum, func(e any) bool {
-			return fmt.Sprint(e) == fmt.Sprint(prm.Default)
-		}) {
-			p.add(paramsFile, prm.Pos.Line, fieldOfParam(b, i, prm)+".default", "%v is not one of the enum values %v", prm.Default, prm.Enum)
-		}
 	}
 
 	seen = map[string]bool{}
@@ -43,48 +38,48 @@ func validate(b *Bundle, p *problems) {
 	for i, t := range b.Tasks {
 		field := b.taskField(i, t)
 		if t.Name == "" {
-			p.add(t.Pos.File, t.Pos.Line, field+".name", "is required")
+			p.Add(t.Pos.File, t.Pos.Line, field+".name", "is required")
 		} else if seen[t.Name] {
-			p.add(t.Pos.File, t.Pos.Line, field+".name", "task %q is defined twice", t.Name)
+			p.Add(t.Pos.File, t.Pos.Line, field+".name", "task %q is defined twice", t.Name)
 		}
 		seen[t.Name] = true
 		switch t.Kind {
 		case KindApply, KindDelete, KindDummy, KindKudoOperator:
 		case KindToggle:
 			if t.Parameter == "" {
-				p.add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q needs a parameter", t.Name)
+				p.Add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q needs a parameter", t.Name)
 			} else if b.Param(t.Parameter) == nil {
-				p.add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
+				p.Add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
 			}
 		case KindPipe:
 			if t.Pod == "" {
-				p.add(t.Pos.File, t.Pos.Line, field+".spec.pod", "Pipe task %q needs a pod template", t.Name)
+				p.Add(t.Pos.File, t.Pos.Line, field+".spec.pod", "Pipe task %q needs a pod template", t.Name)
 			} else {
 				b.checkTemplateRef(t, field+".spec.pod", t.Pod, p)
 			}
 			if len(t.Pipe) == 0 {
-				p.add(t.Pos.File, t.Pos.Line, field+".spec.pipe", "Pipe task %q needs at least one file", t.Name)
+				p.Add(t.Pos.File, t.Pos.Line, field+".spec.pipe", "Pipe task %q needs at least one file", t.Name)
 			}
 			for j, pf := range t.Pipe {
 				pfield := fmt.Sprintf("%s.spec.pipe[%d]", field, j)
 				if pf.Kind != "Secret" && pf.Kind != "ConfigMap" {
-					p.add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q", pf.Kind)
+					p.Add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q", pf.Kind)
 				}
 				if pf.File == "" {
-					p.add(t.Pos.File, t.Pos.Line, pfield+".file", "is required")
+					p.Add(t.Pos.File, t.Pos.Line, pfield+".file", "is required")
 				}
 				if pf.Key == "" {
-					p.add(t.Pos.File, t.Pos.Line, pfield+".key", "is required")
+					p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "is required")
 				} else if other, dup := pipeKeys[pf.Key]; dup {
-					p.add(t.Pos.File, t.Pos.Line, pfield+".key", "pipe key %q is also used by task %q", pf.Key, other)
+					p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "pipe key %q is also used by task %q", pf.Key, other)
 				} else {
 					pipeKeys[pf.Key] = t.Name
 				}
 			}
 		case "":
-			p.add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has no kind", t.Name)
+			p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has no kind", t.Name)
 		default:
-			p.add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q (want Apply, Delete, Dummy, Toggle, Pipe or KudoOperator)", t.Name, t.Kind)
+			p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q (want Apply, Delete, Dummy, Toggle, Pipe or KudoOperator)", t.Name, t.Kind)
 		}
 		for j, r := range t.Resources {
 			b.checkTemplateRef(t, fmt.Sprintf("%s.resources[%d]", field, j), r, p)
@@ -96,16 +91,16 @@ func validate(b *Bundle, p *problems) {
 			b.checkTemplateRef(t, fmt.Sprintf("%s.patchesStrategicMerge[%d]", field, j), r, p)
 		}
 		if t.From != "" && b.Extends == nil {
-			p.add(t.Pos.File, t.Pos.Line, field+".from", "%q needs `extends`: this framework has no base", t.From)
+			p.Add(t.Pos.File, t.Pos.Line, field+".from", "%q needs `extends`: this framework has no base", t.From)
 		}
 	}
 
 	for _, pl := range b.Plans {
 		if pl.From != "" && b.Extends == nil {
-			p.add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name+".from", "%q needs `extends`: this framework has no base", pl.From)
+			p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name+".from", "%q needs `extends`: this framework has no base", pl.From)
 		}
 		if len(pl.Phases) == 0 && pl.From == "" {
-			p.add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name, "plan has no phases")
+			p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name, "plan has no phases")
 		}
 		for i, ph := range pl.Phases {
 			for j, st := range ph.Steps {
@@ -116,12 +111,12 @@ func validate(b *Bundle, p *problems) {
 					}
 					if strings.HasPrefix(tn, BasePrefix) {
 						if b.Extends == nil {
-							p.add(pl.Pos.File, pl.Pos.Line, field, "%q needs `extends`: this framework has no base", tn)
+							p.Add(pl.Pos.File, pl.Pos.Line, field, "%q needs `extends`: this framework has no base", tn)
 						}
 						continue
 					}
 					if b.Task(tn) == nil {
-						p.add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
+						p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
 					}
 				}
 			}
@@ -129,25 +124,18 @@ func validate(b *Bundle, p *problems) {
 	}
 }
 
-func fieldOfParam(b *Bundle, i int, prm *Param) string {
-	if b.Format == FormatKUDO {
-		return fmt.Sprintf("parameters[%d]", i)
-	}
-	return prm.Name
-}
-
 func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
 	if strings.HasPrefix(ref, BasePrefix) && b.Extends != nil {
 		if err := CheckRef(strings.TrimPrefix(ref, BasePrefix)); err != nil {
-			p.add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
+			p.Add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
 		}
 		return // resolved against the base by a later stage
 	}
 	if err := CheckRef(ref); err != nil {
-		p.add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
+		p.Add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
 		return
 	}
 	if _, ok := b.Templates[ref]; !ok {
-		p.add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
+		p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
 	}
 }

@@ -1,4 +1,4 @@
-package bundle
+package strictyaml
 
 import (
 	"errors"
@@ -11,52 +11,80 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var (
-	// opaqueTypes decode themselves from any shape of YAML.
-	opaqueTypes = map[reflect.Type]bool{
-		reflect.TypeFor[yaml.Node]():     true,
-		reflect.TypeFor[rawMaintainer](): true,
+// Problem is a problem at one place of one YAML file.
+type Problem struct {
+	File  string // path relative to the bundle root, e.g. "params.yaml"
+	Line  int    // 1-based; 0 when unknown
+	Field string // field path, e.g. "parameters[3].default"
+	Msg   string
+}
+
+func (e *Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
 	}
-	lineRE    = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	typeErrRE = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
+	if e.Field != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Problems collects Problems.
+type Problems struct{ List []*Problem }
+
+// Add appends a problem.
+func (p *Problems) Add(file string, line int, field, format string, args ...any) {
+	p.List = append(p.List, &Problem{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+var (
+	nodeType   = reflect.TypeFor[yaml.Node]()
+	opaqueType = reflect.TypeFor[Opaque]()
+	lineRE     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	typeErrRE  = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
 )
 
-// parseYAML parses one YAML document. Syntax errors are added to p with
+// Parse parses one YAML document. Syntax errors are added to p with
 // their line; it returns nil when the document cannot be parsed.
-func parseYAML(file string, data []byte, p *problems) *yaml.Node {
+func Parse(file string, data []byte, p *Problems) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		p.list = append(p.list, yamlErrors(file, err)...)
+		p.List = append(p.List, YAMLErrors(file, err)...)
 		return nil
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		p.add(file, 0, "", "file is empty")
+		p.Add(file, 0, "", "file is empty")
 		return nil
 	}
 	return doc.Content[0]
 }
 
-// decodeStrict checks n against out's type for unknown fields, then
+// Decode checks n against out's type for unknown fields, then
 // decodes it. It reports whether decoding succeeded without problems.
-func decodeStrict(file string, n *yaml.Node, out any, p *problems) bool {
-	before := len(p.list)
+func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
+	before := len(p.List)
 	checkKnown(file, n, reflect.TypeOf(out), "", p)
 	if err := n.Decode(out); err != nil {
-		p.list = append(p.list, yamlErrors(file, err)...)
+		p.List = append(p.List, YAMLErrors(file, err)...)
 	}
-	return len(p.list) == before
+	return len(p.List) == before
 }
 
 // checkKnown walks n alongside the Go type t and reports every mapping key
 // that t does not declare, with its line and field path.
-func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *problems) {
+func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *Problems) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
-	if opaqueTypes[t] {
+	if t == nodeType || reflect.PointerTo(t).Implements(opaqueType) {
 		return
 	}
 	switch t.Kind() {
@@ -84,7 +112,7 @@ func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *probl
 				if where == "" {
 					where = "(top level)"
 				}
-				p.add(file, k.Line, where, "unknown field %q", k.Value)
+				p.Add(file, k.Line, where, "unknown field %q", k.Value)
 				continue
 			}
 			checkKnown(file, v, ft, joinPath(path, k.Value), p)
@@ -111,8 +139,8 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// yamlErrors turns a go-yaml error into FieldErrors with lines.
-func yamlErrors(file string, err error) []*FieldError {
+// YAMLErrors turns a go-yaml error into Problems with lines.
+func YAMLErrors(file string, err error) []*Problem {
 	var te *yaml.TypeError
 	var msgs []string
 	if errors.As(err, &te) {
@@ -120,9 +148,9 @@ func yamlErrors(file string, err error) []*FieldError {
 	} else {
 		msgs = []string{err.Error()}
 	}
-	out := make([]*FieldError, 0, len(msgs))
+	out := make([]*Problem, 0, len(msgs))
 	for _, m := range msgs {
-		fe := &FieldError{File: file, Msg: strings.TrimPrefix(m, "yaml: ")}
+		fe := &Problem{File: file, Msg: strings.TrimPrefix(m, "yaml: ")}
 		if sm := lineRE.FindStringSubmatch(m); sm != nil {
 			fe.Line, _ = strconv.Atoi(sm[1])
 			fe.Msg = sm[2]
@@ -153,3 +181,7 @@ func describeGoType(t string) string {
 		return "a mapping"
 	}
 }
+
+// Opaque is implemented by types that decode themselves from any shape of
+// YAML: Decode does not look for unknown fields inside them.
+type Opaque interface{ StrictYAMLOpaque() }

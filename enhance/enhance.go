@@ -1,0 +1,109 @@
+package enhance
+
+import (
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// Label and annotation keys.
+const (
+	LabelHeritage      = "heritage"
+	LabelOperator      = "kudo.dev/operator"
+	LabelInstance      = "kudo.dev/instance"
+	AnnPlan            = "kudo.dev/plan"
+	AnnPhase           = "kudo.dev/phase"
+	AnnStep            = "kudo.dev/step"
+	AnnOperatorVersion = "kudo.dev/operator-version"
+	AnnDependencies    = "kudo.dev/dependencies-hash"
+	AnnSkipHash        = "kudo.dev/skip-hash-calculation"
+	AnnSource          = "kudorender.dev/source"
+	AnnTemplate        = "kudorender.dev/template"
+)
+
+// Meta says what an object belongs to.
+type Meta struct {
+	OperatorName    string
+	OperatorVersion string
+	// Instance and Namespace are empty for common/ objects, which belong
+	// to the framework, not to one instance.
+	Instance  string
+	Namespace string
+	// Plan, Phase and Step are empty for common/ objects.
+	Plan, Phase, Step string
+	// Source is the framework as name@version (or with its git source).
+	Source string
+	// Template is the bundle path of the template.
+	Template string
+}
+
+// Object adds KUDO's labels and annotations, the namespace and provenance.
+func Object(o *object.Object, m Meta, scopes *Scopes) {
+	labels := map[string]string{LabelHeritage: "kudo", LabelOperator: m.OperatorName}
+	if m.Instance != "" {
+		labels[LabelInstance] = m.Instance
+	}
+	object.SetStrings(o.Map, labels, "metadata", "labels")
+	ann := map[string]string{}
+	if m.Plan != "" {
+		ann[AnnPlan], ann[AnnPhase], ann[AnnStep] = m.Plan, m.Phase, m.Step
+	}
+	if m.Source != "" {
+		ann[AnnSource] = m.Source
+	}
+	if m.Template != "" {
+		ann[AnnTemplate] = m.Template
+	}
+	if len(ann) > 0 {
+		object.SetStrings(o.Map, ann, "metadata", "annotations")
+	}
+	for _, pt := range podTemplates(o) {
+		object.SetStrings(pt, labels, "metadata", "labels")
+		object.SetStrings(pt, map[string]string{AnnOperatorVersion: m.OperatorVersion}, "metadata", "annotations")
+	}
+	for _, t := range extraLabelTargets(o) {
+		object.SetStrings(t, labels, "metadata", "labels")
+	}
+	if m.Namespace != "" && !scopes.ClusterScoped(o.Group(), o.Kind()) {
+		o.SetString(m.Namespace, "metadata", "namespace")
+	}
+}
+
+// podTemplates returns the pod templates of workload kinds, as KUDO's
+// enhancer finds them.
+func podTemplates(o *object.Object) []map[string]any {
+	var paths [][]string
+	switch group, kind := o.Group(), o.Kind(); {
+	case kind == "CronJob" && group == "batch":
+		paths = [][]string{{"spec", "jobTemplate", "spec", "template"}}
+	case kind == "StatefulSet" && group == "apps", kind == "Deployment" && group == "apps",
+		kind == "Job" && group == "batch",
+		kind == "ReplicaSet", kind == "DaemonSet", kind == "ReplicationController":
+		paths = [][]string{{"spec", "template"}}
+	}
+	var out []map[string]any
+	for _, p := range paths {
+		if m, ok := object.Get(o.Map, p...).(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// extraLabelTargets are the volumeClaimTemplates of a StatefulSet and the
+// job template of a CronJob: labelled, not annotated.
+func extraLabelTargets(o *object.Object) []map[string]any {
+	var out []map[string]any
+	switch group, kind := o.Group(), o.Kind(); {
+	case kind == "StatefulSet" && group == "apps":
+		vcts, _ := object.Get(o.Map, "spec", "volumeClaimTemplates").([]any)
+		for _, v := range vcts {
+			if m, ok := v.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+	case kind == "CronJob" && group == "batch":
+		if m, ok := object.Get(o.Map, "spec", "jobTemplate").(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

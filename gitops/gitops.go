@@ -1,0 +1,105 @@
+package gitops
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"sigs.k8s.io/kustomize/kyaml/resid"
+
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// Target is the kind of output.
+type Target string
+
+// Targets.
+const (
+	ArgoCD Target = "argocd"
+	Plain  Target = "plain"
+)
+
+// ParseTarget checks a target name; empty means ArgoCD.
+func ParseTarget(s string) (Target, error) {
+	switch Target(s) {
+	case "", ArgoCD:
+		return ArgoCD, nil
+	case Plain:
+		return Plain, nil
+	}
+	return "", fmt.Errorf("unknown target %q (want argocd or plain)", s)
+}
+
+// Argo CD annotation keys.
+const (
+	AnnSyncWave          = "argocd.argoproj.io/sync-wave"
+	AnnHook              = "argocd.argoproj.io/hook"
+	AnnHookDeletePolicy  = "argocd.argoproj.io/hook-delete-policy"
+	AnnSyncOptions       = "argocd.argoproj.io/sync-options"
+	ServerSideApplyValue = "ServerSideApply=true"
+)
+
+// Item is one object of the output with its place in the order.
+type Item struct {
+	Obj  *object.Object
+	Wave int
+	Hook bool
+	// ServerSideApply asks Argo CD to apply the object server-side.
+	ServerSideApply bool
+}
+
+// Annotate writes the target's annotations.
+func Annotate(items []Item, target Target) {
+	if target != ArgoCD {
+		return
+	}
+	for _, it := range items {
+		ann := map[string]string{AnnSyncWave: strconv.Itoa(it.Wave)}
+		if it.Hook {
+			ann[AnnHook] = "Sync"
+			ann[AnnHookDeletePolicy] = "HookSucceeded"
+		}
+		if it.ServerSideApply {
+			ann[AnnSyncOptions] = ServerSideApplyValue
+		}
+		object.SetStrings(it.Obj.Map, ann, "metadata", "annotations")
+	}
+}
+
+// Sort orders items by wave, then kind in kustomize's legacy order, then
+// namespace, name and apiVersion. The sort is stable.
+func Sort(items []Item) {
+	slices.SortStableFunc(items, func(a, b Item) int {
+		if c := cmp.Compare(a.Wave, b.Wave); c != 0 {
+			return c
+		}
+		ga, gb := gvk(a.Obj), gvk(b.Obj)
+		if !ga.Equals(gb) {
+			if ga.IsLessThan(gb) {
+				return -1
+			}
+			if gb.IsLessThan(ga) {
+				return 1
+			}
+		}
+		if c := cmp.Compare(a.Obj.Namespace(), b.Obj.Namespace()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Obj.Name(), b.Obj.Name())
+	})
+}
+
+func gvk(o *object.Object) resid.Gvk {
+	return resid.NewGvk(o.Group(), version(o), o.Kind())
+}
+
+func version(o *object.Object) string {
+	av := o.APIVersion()
+	for i := len(av) - 1; i >= 0; i-- {
+		if av[i] == '/' {
+			return av[i+1:]
+		}
+	}
+	return av
+}

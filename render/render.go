@@ -1,0 +1,175 @@
+package render
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/params"
+	"github.com/kudo-render/kudo-render/tmpl"
+)
+
+// Instance names what is rendered.
+type Instance struct {
+	Name      string
+	Namespace string
+}
+
+// Options tune rendering.
+type Options struct {
+	// PublisherImage runs kubectl in the Job that publishes a Pipe task's
+	// files. Default: DefaultPublisherImage.
+	PublisherImage string
+}
+
+// DefaultPublisherImage is the default image of the pipe publisher.
+const DefaultPublisherImage = "docker.io/bitnami/kubectl:1.31"
+
+// Step says where in a plan a task runs.
+type Step struct {
+	Plan, Phase, Step, Task string
+	// Pipes is what templates see as .Pipes.
+	Pipes map[string]string
+}
+
+// Rendered is one object and the template it came from.
+type Rendered struct {
+	Template string // bundle path, e.g. "templates/service.yaml"
+	Obj      *object.Object
+	// Hook marks objects that must run once (the pipe Job).
+	Hook bool
+}
+
+// Error is a rendering problem of one task.
+type Error struct {
+	Task  string // task name; "" for common/
+	Where string // plan.phase.step
+	Err   error
+}
+
+func (e *Error) Error() string {
+	if e.Task == "" {
+		return fmt.Sprintf("cannot render common/: %v", e.Err)
+	}
+	return fmt.Sprintf("cannot render task %q (%s): %v", e.Task, e.Where, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Renderer renders the tasks of one bundle for one instance.
+type Renderer struct {
+	b      *bundle.Bundle
+	params map[string]any
+	inst   Instance
+	opts   Options
+	parsed map[string]*tmpl.Template
+}
+
+// New returns a Renderer.
+func New(b *bundle.Bundle, values params.Values, inst Instance, opts Options) *Renderer {
+	if opts.PublisherImage == "" {
+		opts.PublisherImage = DefaultPublisherImage
+	}
+	return &Renderer{b: b, params: values, inst: inst, opts: opts, parsed: map[string]*tmpl.Template{}}
+}
+
+// Vars returns the template variables of a step, exactly KUDO's.
+func (r *Renderer) Vars(s Step) map[string]any {
+	pipes := s.Pipes
+	if pipes == nil {
+		pipes = map[string]string{}
+	}
+	return map[string]any{
+		"OperatorName":    r.b.Name,
+		"OperatorVersion": r.b.Version,
+		"AppVersion":      r.b.AppVersion,
+		"Name":            r.inst.Name,
+		"Namespace":       r.inst.Namespace,
+		"PlanName":        s.Plan,
+		"PhaseName":       s.Phase,
+		"StepName":        s.Step,
+		"Params":          map[string]any(r.params),
+		"Pipes":           pipes,
+	}
+}
+
+func (r *Renderer) template(path string, src []byte) (*tmpl.Template, error) {
+	if t, ok := r.parsed[path]; ok {
+		return t, nil
+	}
+	t, err := tmpl.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	r.parsed[path] = t
+	return t, nil
+}
+
+// execute renders one template file into objects.
+func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rendered, error) {
+	t, err := r.template(path, src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := t.Execute(vars)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := tmpl.Decode(out)
+	if err != nil {
+		return nil, err
+	}
+	objs := make([]Rendered, 0, len(docs))
+	for _, d := range docs {
+		objs = append(objs, Rendered{Template: path, Obj: object.New(d.Map)})
+	}
+	return objs, nil
+}
+
+// Resources renders the named templates of a task.
+func (r *Renderer) Resources(s Step, resources []string) ([]Rendered, error) {
+	vars := r.Vars(s)
+	var out []Rendered
+	for _, name := range resources {
+		src, ok := r.b.Templates[name]
+		if !ok {
+			return nil, r.fail(s, fmt.Errorf("template %q is not in templates/", name))
+		}
+		objs, err := r.execute("templates/"+name, src, vars)
+		if err != nil {
+			return nil, r.fail(s, err)
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+// Common renders common/: manifests shared by every instance of the
+// framework. They see the framework's variables only.
+func (r *Renderer) Common() ([]Rendered, error) {
+	vars := map[string]any{
+		"OperatorName":    r.b.Name,
+		"OperatorVersion": r.b.Version,
+		"AppVersion":      r.b.AppVersion,
+	}
+	var out []Rendered
+	for _, name := range sortedKeys(r.b.Common) {
+		objs, err := r.execute("common/"+name, r.b.Common[name], vars)
+		if err != nil {
+			return nil, &Error{Err: err}
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func (r *Renderer) fail(s Step, err error) error {
+	return &Error{Task: s.Task, Where: strings.Join([]string{s.Plan, s.Phase, s.Step}, "."), Err: err}
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	return slices.Sorted(maps.Keys(m))
+}
