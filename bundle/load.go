@@ -310,11 +310,11 @@ func convertParam(rp rawParam, field string, line int, p *problems) *Param {
 		prm.Immutable = *rp.Immutable
 	}
 	var err error
-	if prm.Default, err = nodeValue(&rp.Default); err != nil {
+	if prm.Default, err = strictyaml.Value(&rp.Default); err != nil {
 		p.Add(paramsFile, rp.Default.Line, field+".default", "%v", err)
 	}
 	for i := range rp.Enum {
-		v, err := nodeValue(&rp.Enum[i])
+		v, err := strictyaml.Value(&rp.Enum[i])
 		if err != nil {
 			p.Add(paramsFile, rp.Enum[i].Line, fieldf("%s.enum[%d]", field, i), "%v", err)
 		}
@@ -329,29 +329,6 @@ func convertParam(rp rawParam, field string, line int, p *problems) *Param {
 		p.Add(paramsFile, line, field+".name", "is required")
 	}
 	return prm
-}
-
-// nodeValue converts a YAML node to a parameter value: nil for absent or
-// null, the literal text for scalars (so 1000000 stays "1000000"), and
-// []any / map[string]any for collections.
-func nodeValue(n *yaml.Node) (any, error) {
-	switch n.Kind {
-	case 0:
-		return nil, nil
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return nil, nil
-		}
-		return n.Value, nil
-	case yaml.AliasNode:
-		return nodeValue(n.Alias)
-	default:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
 }
 
 // readTree reads every file below dir, keyed by its path relative to dir.

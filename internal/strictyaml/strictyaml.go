@@ -185,3 +185,26 @@ func describeGoType(t string) string {
 // Opaque is implemented by types that decode themselves from any shape of
 // YAML: Decode does not look for unknown fields inside them.
 type Opaque interface{ StrictYAMLOpaque() }
+
+// Value converts a node to a plain value the way parameters are read: nil
+// for absent or null, the literal text for scalars (so 1000000 stays
+// "1000000"), []any and map[string]any for collections.
+func Value(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case 0:
+		return nil, nil
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return n.Value, nil
+	case yaml.AliasNode:
+		return Value(n.Alias)
+	default:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+}

@@ -1,0 +1,48 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/verify"
+)
+
+func newVerify(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify DIR",
+		Short: "Check a package the way `kubectl kudo package verify` does",
+		Long: `Check a KUDO package or KEP-0009 framework bundle: parameter names,
+semver fields, task and plan references, triggers, a deploy plan, parameters
+and implicit variables used in templates, every template rendering with
+defaults, and Namespace objects. Every finding is printed with its file;
+the exit status is 1 when there is an error (warnings alone pass).`,
+		Example: "  kudo-render verify ../operators/repository/kafka/operator",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			b, err := bundle.LoadDir(args[0])
+			if err != nil {
+				return err
+			}
+			findings := verify.Bundle(b)
+			var out strings.Builder
+			errs := 0
+			for _, f := range findings {
+				out.WriteString(f.String())
+				out.WriteByte('\n')
+				if f.Severity == verify.Error {
+					errs++
+				}
+			}
+			if errs > 0 {
+				return fmt.Errorf("%s%d verification error(s) in %s", out.String(), errs, args[0])
+			}
+			fmt.Fprintf(&out, "%s is valid\n", args[0])
+			_, err = io.WriteString(stdout, out.String())
+			return err
+		},
+	}
+}

@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/gitops"
+	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/params"
+	"github.com/kudo-render/kudo-render/plan"
+	"github.com/kudo-render/kudo-render/render"
+)
+
+// DefaultPlan is rendered when a request names no plan.
+const DefaultPlan = "deploy"
+
+// Request is one instance of one bundle to render.
+type Request struct {
+	Bundle    *bundle.Bundle
+	Instance  render.Instance
+	Plans     []string       // default: deploy
+	Params    map[string]any // values from the FunctionConfig
+	Target    gitops.Target
+	PipeNames map[string]string
+	// ServerSideApply overrides the default (on for KEP-0009 bundles,
+	// off for KUDO packages) with the argocd target.
+	ServerSideApply *bool
+	PublisherImage  string
+	// Source is the provenance written on every object; default
+	// name@version of the bundle.
+	Source string
+}
+
+// Error is a render failure of one instance.
+type Error struct {
+	Instance  string
+	Framework string
+	Err       error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cannot render instance %q of %s: %v", e.Instance, e.Framework, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// item is an object with what the later stages need to know about it.
+type item struct {
+	obj  *object.Object
+	meta enhance.Meta
+	wave int
+	hook bool
+	ssa  bool
+}
+
+// Render renders every request and returns the objects of all of them in
+// output order. Manifests of common/ appear once per framework.
+func Render(reqs ...Request) ([]*object.Object, error) {
+	var items []item
+	commonSeen := map[string]bool{}
+	for _, req := range reqs {
+		its, err := renderOne(req, commonSeen)
+		if err != nil {
+			return nil, &Error{Instance: req.Instance.Name, Framework: req.Bundle.ID(), Err: err}
+		}
+		items = append(items, its...)
+	}
+	objs := make([]*object.Object, len(items))
+	for i, it := range items {
+		objs[i] = it.obj
+	}
+	scopes := enhance.ScopesOf(objs)
+	for _, it := range items {
+		enhance.Object(it.obj, it.meta, scopes)
+	}
+	if err := enhance.DependenciesHash(objs); err != nil {
+		return nil, err
+	}
+	gi := make([]gitops.Item, len(items))
+	target := gitops.ArgoCD
+	for i, it := range items {
+		gi[i] = gitops.Item{Obj: it.obj, Wave: it.wave, Hook: it.hook, ServerSideApply: it.ssa}
+	}
+	if len(reqs) > 0 && reqs[0].Target != "" {
+		target = reqs[0].Target
+	}
+	gitops.Annotate(gi, target)
+	gitops.Sort(gi)
+	out := make([]*object.Object, len(gi))
+	for i, g := range gi {
+		out[i] = g.Obj
+	}
+	return out, nil
+}
+
+func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
+	b := req.Bundle
+	if req.Instance.Name == "" {
+		return nil, fmt.Errorf("instance name is empty (set metadata.name)")
+	}
+	if req.Instance.Namespace == "" {
+		return nil, fmt.Errorf("namespace is empty (set metadata.namespace)")
+	}
+	plans := req.Plans
+	if len(plans) == 0 {
+		plans = []string{DefaultPlan}
+	}
+	values, err := params.Resolve(b.Params, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	invs, err := plan.Schedule(b, plans, values, plan.Options{Instance: req.Instance.Name, PipeNames: req.PipeNames})
+	if err != nil {
+		return nil, err
+	}
+	r := render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage})
+	source := req.Source
+	if source == "" {
+		source = b.ID()
+	}
+	ssa := b.Format == bundle.FormatFramework
+	if req.ServerSideApply != nil {
+		ssa = *req.ServerSideApply
+	}
+	keyOf := func(o *object.Object) string {
+		ns := req.Instance.Namespace
+		if (&enhance.Scopes{}).ClusterScoped(o.Group(), o.Kind()) {
+			ns = ""
+		}
+		return o.Group() + "/" + o.Kind() + "/" + ns + "/" + o.Name()
+	}
+
+	var items []item
+	// common/ first, once per framework.
+	if !commonSeen[b.ID()] {
+		commonSeen[b.ID()] = true
+		objs, err := r.Common()
+		if err != nil {
+			return nil, err
+		}
+		for _, rd := range objs {
+			items = append(items, item{obj: rd.Obj, wave: -1, ssa: ssa, meta: enhance.Meta{
+				OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Template: rd.Template,
+			}})
+		}
+	}
+
+	state := plan.NewState()
+	for _, inv := range invs {
+		step := render.Step{Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step, Task: inv.Task.Name, Pipes: inv.Pipes}
+		var objs []render.Rendered
+		switch inv.Action {
+		case plan.Pipe:
+			objs, err = r.Pipe(step, inv.Task)
+		default:
+			objs, err = r.Resources(step, inv.Task.Resources)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, rd := range objs {
+			key := keyOf(rd.Obj)
+			switch {
+			case inv.Action == plan.Delete:
+				state.Delete(key)
+			case inv.Toggled && state.Has(key):
+				// already part of the rendered plans
+			default:
+				state.Apply(key, rd.Obj, inv, rd.Template)
+				if rd.Hook {
+					state.Delete(key)
+				}
+			}
+		}
+	}
+	for _, e := range state.Entries() {
+		items = append(items, item{
+			obj: e.Obj, wave: e.Wave, hook: e.Hook, ssa: ssa,
+			meta: enhance.Meta{
+				OperatorName: b.Name, OperatorVersion: b.Version,
+				Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
+				Plan: e.Inv.Plan, Phase: e.Inv.Phase, Step: e.Inv.Step,
+				Source: source, Template: e.Template,
+			},
+		})
+	}
+	return items, nil
+}

@@ -1,0 +1,208 @@
+package fn
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/gitops"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/render"
+)
+
+// API version and kind of the FunctionConfig.
+const (
+	APIVersion = "kudorender.dev/v1alpha1"
+	Kind       = "FrameworkRender"
+)
+
+// FrameworkRender is the FunctionConfig.
+type FrameworkRender struct {
+	APIVersion string   `yaml:"apiVersion" json:"apiVersion"`
+	Kind       string   `yaml:"kind" json:"kind"`
+	Metadata   Metadata `yaml:"metadata" json:"metadata"`
+	Spec       Spec     `yaml:"spec" json:"spec"`
+}
+
+// Metadata names the instance.
+type Metadata struct {
+	Name        string            `yaml:"name" json:"name"`
+	Namespace   string            `yaml:"namespace,omitempty" json:"namespace,omitempty"`
+	Labels      map[string]string `yaml:"labels,omitempty" json:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty" json:"annotations,omitempty"`
+}
+
+// Spec says what to render.
+type Spec struct {
+	Framework FrameworkRef `yaml:"framework" json:"framework"`
+	// Plans to render, in order; default [deploy].
+	Plans []string `yaml:"plans,omitempty" json:"plans,omitempty"`
+	// Params are parameter values. Scalars keep the text they are written
+	// with; lists and maps are passed as parsed YAML.
+	Params map[string]Node `yaml:"params,omitempty" json:"params,omitempty"`
+	// Target is argocd (default) or plain.
+	Target string `yaml:"target,omitempty" json:"target,omitempty"`
+	// ServerSideApply overrides the default of the argocd target (on for
+	// KEP-0009 framework bundles, off for KUDO packages).
+	ServerSideApply *bool `yaml:"serverSideApply,omitempty" json:"serverSideApply,omitempty"`
+	// Pipes maps pipe keys to existing Secrets or ConfigMaps; a Pipe task
+	// whose keys are all mapped is not run.
+	Pipes map[string]string `yaml:"pipes,omitempty" json:"pipes,omitempty"`
+	// PublisherImage is the kubectl image of pipe Jobs.
+	PublisherImage string `yaml:"publisherImage,omitempty" json:"publisherImage,omitempty"`
+}
+
+// FrameworkRef says where the framework is.
+type FrameworkRef struct {
+	// Path is a folder relative to the FunctionConfig's folder.
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
+}
+
+// Config is a loaded FunctionConfig and the folder paths are relative to.
+type Config struct {
+	FrameworkRender
+	// Dir is the folder the framework path is relative to.
+	Dir string
+	// File names the config in messages.
+	File string
+}
+
+// ConfigError lists every problem of a FunctionConfig.
+type ConfigError struct {
+	File     string
+	Problems []*strictyaml.Problem
+}
+
+func (e *ConfigError) Error() string {
+	if len(e.Problems) == 1 {
+		return fmt.Sprintf("invalid FunctionConfig %s: %v", e.File, e.Problems[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid FunctionConfig %s: %d problems:", e.File, len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// LoadFile reads a FunctionConfig file.
+func LoadFile(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read FunctionConfig: %w", err)
+	}
+	return Parse(filepath.Base(path), filepath.Dir(path), data)
+}
+
+// Parse decodes a FunctionConfig; name is used in messages, dir is the
+// folder that framework paths are relative to.
+func Parse(name, dir string, data []byte) (*Config, error) {
+	var p strictyaml.Problems
+	c := &Config{Dir: dir, File: name}
+	n := strictyaml.Parse(name, data, &p)
+	if n != nil {
+		strictyaml.Decode(name, n, &c.FrameworkRender, &p)
+	}
+	if len(p.List) == 0 {
+		c.validate(&p)
+	}
+	if len(p.List) > 0 {
+		return nil, &ConfigError{File: name, Problems: p.List}
+	}
+	return c, nil
+}
+
+func (c *Config) validate(p *strictyaml.Problems) {
+	if c.APIVersion != APIVersion {
+		p.Add(c.File, 0, "apiVersion", "must be %s, got %q", APIVersion, c.APIVersion)
+	}
+	if c.Kind != Kind {
+		p.Add(c.File, 0, "kind", "must be %s, got %q", Kind, c.Kind)
+	}
+	if c.Metadata.Name == "" {
+		p.Add(c.File, 0, "metadata.name", "is required: it is the instance name")
+	}
+	if c.Spec.Framework.Path == "" {
+		p.Add(c.File, 0, "spec.framework.path", "is required")
+	}
+	if _, err := gitops.ParseTarget(c.Spec.Target); err != nil {
+		p.Add(c.File, 0, "spec.target", "%v", err)
+	}
+}
+
+// Values returns the parameter values of the config.
+func (c *Config) Values() (map[string]any, error) {
+	out := make(map[string]any, len(c.Spec.Params))
+	var errs []error
+	for k, n := range c.Spec.Params {
+		v, err := strictyaml.Value(&n)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("spec.params.%s: %w", k, err))
+			continue
+		}
+		out[k] = v
+	}
+	return out, errors.Join(errs...)
+}
+
+// FrameworkDir is the framework folder on disk.
+func (c *Config) FrameworkDir() string {
+	p := filepath.FromSlash(c.Spec.Framework.Path)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
+
+// Request loads the framework and builds the engine request.
+func (c *Config) Request() (engine.Request, error) {
+	b, err := bundle.LoadDir(c.FrameworkDir())
+	if err != nil {
+		return engine.Request{}, err
+	}
+	values, err := c.Values()
+	if err != nil {
+		return engine.Request{}, err
+	}
+	target, _ := gitops.ParseTarget(c.Spec.Target)
+	ns := c.Metadata.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	return engine.Request{
+		Bundle:          b,
+		Instance:        render.Instance{Name: c.Metadata.Name, Namespace: ns},
+		Plans:           c.Spec.Plans,
+		Params:          values,
+		Target:          target,
+		PipeNames:       c.Spec.Pipes,
+		ServerSideApply: c.Spec.ServerSideApply,
+		PublisherImage:  c.Spec.PublisherImage,
+	}, nil
+}
+
+// Node is a YAML node: how parameter values are kept until rendering.
+type Node = yaml.Node
+
+// StringNode is a parameter value given as text (for example on the
+// command line).
+func StringNode(s string) Node {
+	return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+// Check validates the config again, after flags changed it.
+func (c *Config) Check() error {
+	var p strictyaml.Problems
+	c.validate(&p)
+	if len(p.List) > 0 {
+		return &ConfigError{File: c.File, Problems: p.List}
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Command kudo-render renders KUDO operator packages and KEP-0009 framework
+// bundles into GitOps manifests. See package cmd.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/kudo-render/kudo-render/cmd"
+)
+
+func main() {
+	if err := cmd.New(os.Stdout, os.Stderr).Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
