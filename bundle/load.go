@@ -313,6 +313,9 @@ func convertParam(rp rawParam, field string, line int, p *problems) *Param {
 	if prm.Default, err = strictyaml.Value(&rp.Default); err != nil {
 		p.Add(paramsFile, rp.Default.Line, field+".default", "%v", err)
 	}
+	if rp.Enum != nil {
+		prm.Enum = []any{} // an empty enum is kept, so that verify can report it
+	}
 	for i := range rp.Enum {
 		v, err := strictyaml.Value(&rp.Enum[i])
 		if err != nil {

@@ -142,4 +142,3 @@ func writeDir(dir string, objs []*object.Object) error {
 	}
 	return nil
 }
-

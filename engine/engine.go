@@ -154,7 +154,7 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 		case plan.Pipe:
 			objs, err = r.Pipe(step, inv.Task)
 		default:
-			objs, err = r.Resources(step, inv.Task.Resources)
+			objs, err = r.Task(step, inv.Task)
 		}
 		if err != nil {
 			return nil, err

@@ -1,0 +1,43 @@
+# kudo-render: make demo renders the bundled example, make test runs the suite.
+export GOTOOLCHAIN := local
+GO       ?= go
+BIN      := bin/kudo-render
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X github.com/kudo-render/kudo-render/cmd.Version=$(VERSION)
+FUZZTIME ?= 3s
+
+.PHONY: all build demo test unit vet fuzz bench clean
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+## demo: build and render the KEP-0009 MySQL example framework
+demo: build
+	$(BIN) render examples/mysql/render.yaml
+
+## test: vet, every test, and a short run of every fuzz target
+test: vet unit fuzz
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+## fuzz: run each fuzz target for FUZZTIME (CI: a few seconds; longer: make fuzz FUZZTIME=5m)
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$t"; \
+	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg > /dev/null; \
+	  done; \
+	done
+
+## bench: loading and rendering benchmarks
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+clean:
+	rm -rf bin

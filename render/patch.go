@@ -1,0 +1,114 @@
+package render
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// PatchError is a kustomize patch of a task that could not be applied.
+type PatchError struct {
+	Patch string // bundle path of the patch file
+	Err   error
+}
+
+func (e *PatchError) Error() string { return fmt.Sprintf("patch %s: %v", e.Patch, e.Err) }
+
+func (e *PatchError) Unwrap() error { return e.Err }
+
+// Task renders a task's resources and applies its patches: first
+// `patches`, then `patchesStrategicMerge`, each file in order. Patch files
+// are templates too. Patches are applied by kustomize (krusty on an
+// in-memory filesystem), one file at a time so that an error names the
+// file.
+func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
+	objs, err := r.Resources(s, t.Resources)
+	if err != nil || (len(t.Patches) == 0 && len(t.PatchesStrategicMerge) == 0) {
+		return objs, err
+	}
+	vars := r.Vars(s)
+	for _, name := range append(append([]string{}, t.Patches...), t.PatchesStrategicMerge...) {
+		src, ok := r.b.Templates[name]
+		if !ok {
+			return nil, r.fail(s, fmt.Errorf("patch %q is not in templates/", name))
+		}
+		tp, err := r.template("templates/"+name, src)
+		if err != nil {
+			return nil, r.fail(s, err)
+		}
+		out, err := tp.Execute(vars)
+		if err != nil {
+			return nil, r.fail(s, err)
+		}
+		objs, err = applyPatch(objs, "templates/"+name, out.Text)
+		if err != nil {
+			return nil, r.fail(s, err)
+		}
+	}
+	return objs, nil
+}
+
+// applyPatch applies one patch file to objs with kustomize. Objects keep
+// the template they came from.
+func applyPatch(objs []Rendered, name string, patch []byte) ([]Rendered, error) {
+	fs := filesys.MakeFsInMemory()
+	var resources []string
+	origin := map[string]string{}
+	for i, o := range objs {
+		data, err := o.Obj.Marshal()
+		if err != nil {
+			return nil, &PatchError{Patch: name, Err: err}
+		}
+		file := fmt.Sprintf("r%04d.yaml", i)
+		if err := fs.WriteFile(path.Join("/task", file), data); err != nil {
+			return nil, &PatchError{Patch: name, Err: err}
+		}
+		resources = append(resources, file)
+		origin[o.Obj.Key()] = o.Template
+	}
+	k := types.Kustomization{
+		TypeMeta:  types.TypeMeta{APIVersion: types.KustomizationVersion, Kind: types.KustomizationKind},
+		Resources: resources,
+		Patches:   []types.Patch{{Path: "patch.yaml"}},
+	}
+	kdata, err := yaml.Marshal(k)
+	if err != nil {
+		return nil, &PatchError{Patch: name, Err: err}
+	}
+	if err := fs.WriteFile("/task/kustomization.yaml", kdata); err != nil {
+		return nil, &PatchError{Patch: name, Err: err}
+	}
+	if err := fs.WriteFile("/task/patch.yaml", patch); err != nil {
+		return nil, &PatchError{Patch: name, Err: err}
+	}
+	opts := krusty.MakeDefaultOptions()
+	opts.Reorder = krusty.ReorderOptionNone
+	rm, err := krusty.MakeKustomizer(opts).Run(fs, "/task")
+	if err != nil {
+		return nil, &PatchError{Patch: name, Err: tidyKustomizeError(err)}
+	}
+	out := make([]Rendered, 0, rm.Size())
+	for _, res := range rm.Resources() {
+		m, err := res.Map()
+		if err != nil {
+			return nil, &PatchError{Patch: name, Err: err}
+		}
+		o := object.New(m)
+		out = append(out, Rendered{Template: origin[o.Key()], Obj: o})
+	}
+	return out, nil
+}
+
+// tidyKustomizeError drops the in-memory paths from kustomize's messages.
+func tidyKustomizeError(err error) error {
+	msg := strings.ReplaceAll(err.Error(), "/task/", "")
+	return fmt.Errorf("%s", msg)
+}
