@@ -97,11 +97,15 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 	}
 	n := strictyaml.Parse(operatorFile, data, p)
 	var raw rawOperator
-	if n == nil || !strictyaml.Decode(operatorFile, n, &raw, p) {
+	if n == nil {
 		return
 	}
+	ok := strictyaml.Decode(operatorFile, n, &raw, p)
 	if raw.Name != "" {
-		b.Name = raw.Name
+		b.Name = raw.Name // for messages, even when decoding found problems
+	}
+	if !ok {
+		return
 	}
 	b.Version, b.AppVersion, b.KudoVersion = raw.OperatorVersion, raw.AppVersion, raw.KudoVersion
 	b.KubernetesVersion, b.Description, b.URL = raw.KubernetesVersion, raw.Description, raw.URL
@@ -110,13 +114,13 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 		b.Maintainers = append(b.Maintainers, Maintainer(m))
 	}
 	if raw.Name == "" {
-		p.Add(operatorFile, 0, "name", "is required")
+		p.Add(operatorFile, strictyaml.LineOf(n, "name"), "name", "is required")
 	}
 	if raw.OperatorVersion == "" {
-		p.Add(operatorFile, 0, "operatorVersion", "is required")
+		p.Add(operatorFile, strictyaml.LineOf(n, "operatorVersion"), "operatorVersion", "is required")
 	}
 	if raw.NamespaceManifest != "" {
-		p.Add(operatorFile, 0, "namespaceManifest", "is not supported: GitOps tools create the namespace (for example Argo CD's CreateNamespace=true)")
+		p.Add(operatorFile, strictyaml.LineOf(n, "namespaceManifest"), "namespaceManifest", "is not supported: GitOps tools create the namespace (for example Argo CD's CreateNamespace=true)")
 	}
 	for i, rt := range raw.Tasks {
 		s := rt.Spec
@@ -182,11 +186,15 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 	}
 	n := strictyaml.Parse(frameworkFile, data, p)
 	var raw rawFramework
-	if n == nil || !strictyaml.Decode(frameworkFile, n, &raw, p) {
+	if n == nil {
 		return
 	}
+	ok := strictyaml.Decode(frameworkFile, n, &raw, p)
 	if raw.Name != "" {
-		b.Name = raw.Name
+		b.Name = raw.Name // for messages, even when decoding found problems
+	}
+	if !ok {
+		return
 	}
 	b.Version, b.AppVersion, b.KudoVersion = raw.Version, raw.AppVersion, raw.KudoVersion
 	b.KubernetesVersion = raw.KubernetesVersion
@@ -198,10 +206,10 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 		b.Maintainers = append(b.Maintainers, Maintainer(m))
 	}
 	if raw.Name == "" && raw.Extends == nil {
-		p.Add(frameworkFile, 0, "name", "is required")
+		p.Add(frameworkFile, strictyaml.LineOf(n, "name"), "name", "is required")
 	}
 	if raw.Version == "" {
-		p.Add(frameworkFile, 0, "version", "is required")
+		p.Add(frameworkFile, strictyaml.LineOf(n, "version"), "version", "is required")
 	}
 	for _, name := range sortedKeys(raw.Tasks) {
 		rt := raw.Tasks[name]

@@ -6,7 +6,8 @@
 //     templates;
 //   - annotations kudo.dev/plan, kudo.dev/phase and kudo.dev/step on every
 //     object, kudo.dev/operator-version on pod templates;
-//   - namespaced kinds forced into the instance namespace. Cluster-scoped
+//   - namespaced kinds forced into the instance namespace, cluster-scoped
+//     kinds without one (KUDO left a namespace there). Cluster-scoped
 //     kinds are the built-in Kubernetes ones plus the kinds of
 //     CustomResourceDefinitions in the same output with spec.scope Cluster;
 //   - kudo.dev/dependencies-hash on pod templates, computed from the

@@ -62,7 +62,14 @@ func Object(o *object.Object, m Meta, scopes *Scopes) {
 	for _, t := range extraLabelTargets(o) {
 		object.SetStrings(t, labels, "metadata", "labels")
 	}
-	if m.Namespace != "" && !scopes.ClusterScoped(o.Group(), o.Kind()) {
+	switch {
+	case scopes.ClusterScoped(o.Group(), o.Kind()):
+		// A namespace on a cluster-scoped object is meaningless and makes
+		// GitOps tools report a difference forever.
+		if md := o.MapAt("metadata"); md != nil {
+			delete(md, "namespace")
+		}
+	case m.Namespace != "":
 		o.SetString(m.Namespace, "metadata", "namespace")
 	}
 }

@@ -71,6 +71,7 @@ type Config struct {
 	Dir string
 	// File names the config in messages.
 	File string
+	root *yaml.Node
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -107,10 +108,9 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 	var p strictyaml.Problems
 	c := &Config{Dir: dir, File: name}
 	n := strictyaml.Parse(name, data, &p)
+	c.root = n
 	if n != nil {
 		strictyaml.Decode(name, n, &c.FrameworkRender, &p)
-	}
-	if len(p.List) == 0 {
 		c.validate(&p)
 	}
 	if len(p.List) > 0 {
@@ -121,19 +121,19 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 
 func (c *Config) validate(p *strictyaml.Problems) {
 	if c.APIVersion != APIVersion {
-		p.Add(c.File, 0, "apiVersion", "must be %s, got %q", APIVersion, c.APIVersion)
+		p.Add(c.File, strictyaml.LineOf(c.root, "apiVersion"), "apiVersion", "must be %s, got %q", APIVersion, c.APIVersion)
 	}
 	if c.Kind != Kind {
-		p.Add(c.File, 0, "kind", "must be %s, got %q", Kind, c.Kind)
+		p.Add(c.File, strictyaml.LineOf(c.root, "kind"), "kind", "must be %s, got %q", Kind, c.Kind)
 	}
 	if c.Metadata.Name == "" {
-		p.Add(c.File, 0, "metadata.name", "is required: it is the instance name")
+		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
 	}
 	if c.Spec.Framework.Path == "" {
-		p.Add(c.File, 0, "spec.framework.path", "is required")
+		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "path"), "spec.framework.path", "is required")
 	}
 	if _, err := gitops.ParseTarget(c.Spec.Target); err != nil {
-		p.Add(c.File, 0, "spec.target", "%v", err)
+		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "target"), "spec.target", "%v", err)
 	}
 }
 

@@ -208,3 +208,29 @@ func Value(n *yaml.Node) (any, error) {
 		return v, nil
 	}
 }
+
+// LineOf returns the line of the value at path below the mapping n, or of
+// the deepest part of path that exists (so a missing field points at its
+// parent). It returns 0 when n is nil.
+func LineOf(n *yaml.Node, path ...string) int {
+	if n == nil {
+		return 0
+	}
+	line := n.Line
+	for _, key := range path {
+		if n.Kind != yaml.MappingNode {
+			return line
+		}
+		found := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				n, line, found = n.Content[i+1], n.Content[i].Line, true
+				break
+			}
+		}
+		if !found {
+			return line
+		}
+	}
+	return line
+}

@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// run executes the CLI in-process.
+func run(args ...string) (stdout, stderr string, err error) {
+	var out, errb bytes.Buffer
+	c := New(&out, &errb)
+	c.SetArgs(args)
+	err = c.Execute()
+	return out.String(), errb.String(), err
+}
+
+// TestGolden renders every testdata/golden/<case>/config.yaml. A case with
+// expected.yaml must render exactly that; a case with expected.err must
+// fail with exactly that message and print nothing on stdout.
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/golden/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			stdout, _, err := run("render", filepath.Join(dir, "config.yaml"))
+			wantErr := strings.HasPrefix(filepath.Base(dir), "err-")
+			var got, file string
+			if wantErr {
+				file = filepath.Join(dir, "expected.err")
+				if err == nil {
+					t.Fatalf("render succeeded, want an error; stdout:\n%s", stdout)
+				}
+				if stdout != "" {
+					t.Errorf("stdout must be empty on error, got %d bytes", len(stdout))
+				}
+				got = strings.ReplaceAll(err.Error(), dir, "$CASE") + "\n"
+			} else {
+				file = filepath.Join(dir, "expected.yaml")
+				if err != nil {
+					t.Fatalf("render: %v", err)
+				}
+				got = stdout
+			}
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd -run TestGolden -update to create it, then review it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s differs (-want +got):\n%s", file, diff)
+			}
+		})
+	}
+}
+
+// TestRenderTwiceSameBytes: the same input gives the same bytes.
+func TestRenderTwiceSameBytes(t *testing.T) {
+	for _, cfg := range []string{"testdata/golden/kudo-tasks/config.yaml", "../examples/mysql/render.yaml", "../examples/toggle/render.yaml"} {
+		a, _, err := run("render", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _, err := run("render", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b || a == "" {
+			t.Errorf("%s: two renders differ (or are empty)", cfg)
+		}
+	}
+}
