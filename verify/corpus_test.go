@@ -6,28 +6,13 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/testcorpus"
 )
-
-// corpusDir is the folder of real KUDO operator packages: the
-// kudo-operators folder of $KUDO_RENDER_CORPUS, else of ../shared/corpus
-// relative to the repository root.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("KUDO_RENDER_CORPUS")
-	if base == "" {
-		base = filepath.Join("..", "..", "shared", "corpus")
-	}
-	dir := filepath.Join(base, "kudo-operators")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (set KUDO_RENDER_CORPUS to the corpus folder): %v", dir, err)
-	}
-	return dir
-}
 
 // TestCorpus: the corpus packages are known-good KUDO packages, so verify
 // must find no error in any of them. Warnings are logged.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := filepath.Join(testcorpus.Dir(t), "kudo-operators")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

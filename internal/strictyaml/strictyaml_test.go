@@ -1,0 +1,404 @@
+package strictyaml
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+)
+
+type testInner struct {
+	Name  string   `yaml:"name"`
+	Items []string `yaml:"items"`
+}
+
+type testOpaque struct{ anything any }
+
+func (*testOpaque) StrictYAMLOpaque() {}
+
+func (o *testOpaque) UnmarshalYAML(n *yaml.Node) error { return n.Decode(&o.anything) }
+
+type testDoc struct {
+	Kind    string               `yaml:"kind"`
+	Count   int                  `yaml:"count"`
+	Enabled bool                 `yaml:"enabled"`
+	Inner   testInner            `yaml:"inner"`
+	List    []testInner          `yaml:"list"`
+	ByName  map[string]testInner `yaml:"byName"`
+	Ptr     *testInner           `yaml:"ptr"`
+	Raw     yaml.Node            `yaml:"raw"`
+	Opaque  testOpaque           `yaml:"opaque"`
+	Skipped string               `yaml:"-"`
+	NoTag   string
+	hidden  string //nolint:unused // unexported fields are not YAML fields
+}
+
+// problemView drops Msg so that tests compare positions exactly and the
+// message loosely.
+type problemView struct {
+	File  string
+	Line  int
+	Field string
+}
+
+func views(ps []*Problem) []problemView {
+	var out []problemView
+	for _, p := range ps {
+		out = append(out, problemView{File: p.File, Line: p.Line, Field: p.Field})
+	}
+	return out
+}
+
+func TestDecode(t *testing.T) {
+	type want struct {
+		ok       bool
+		problems []problemView
+		msgs     []string // each must be contained in the message of the same problem
+	}
+	cases := map[string]struct {
+		reason string
+		yaml   string
+		want   want
+	}{
+		"Valid": {
+			reason: "A document that only uses declared fields decodes without problems.",
+			yaml: `kind: X
+count: 3
+inner: {name: a, items: [x]}
+list: [{name: b}]
+byName: {k: {name: c}}
+ptr: {name: d}
+raw: {whatever: [1, 2]}
+opaque: {any: {thing: goes}}
+notag: lower-cased field name
+`,
+			want: want{ok: true},
+		},
+		"UnknownTopLevel": {
+			reason: "An unknown key at the top level is reported as (top level) with its line.",
+			yaml:   "kind: X\nknd: Y\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: "(top level)"}},
+				msgs:     []string{`unknown field "knd"`},
+			},
+		},
+		"UnknownNestedStruct": {
+			reason: "An unknown key inside a nested struct names the path to its parent.",
+			yaml:   "kind: X\ninner:\n  name: a\n  itmes: [x]\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "inner"}},
+				msgs:     []string{`unknown field "itmes"`},
+			},
+		},
+		"UnknownInList": {
+			reason: "An unknown key inside a list element names the index.",
+			yaml:   "list:\n  - name: a\n  - name: b\n    nmae: c\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "list[1]"}},
+				msgs:     []string{`unknown field "nmae"`},
+			},
+		},
+		"UnknownInMapValue": {
+			reason: "An unknown key inside a map value names the map key.",
+			yaml:   "byName:\n  first:\n    name: a\n    bogus: 1\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "byName.first"}},
+				msgs:     []string{`unknown field "bogus"`},
+			},
+		},
+		"UnknownBehindPointer": {
+			reason: "Pointers to structs are checked too.",
+			yaml:   "ptr:\n  name: a\n  extra: b\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 3, Field: "ptr"}},
+				msgs:     []string{`unknown field "extra"`},
+			},
+		},
+		"UnknownThroughAlias": {
+			reason: "A struct reached through an alias is checked at its anchor's line, once per use.",
+			yaml:   "list: [&a {name: a, wrong: b}]\ninner: *a\n",
+			want: want{
+				problems: []problemView{
+					{File: "f.yaml", Line: 1, Field: "list[0]"},
+					{File: "f.yaml", Line: 1, Field: "inner"},
+				},
+				msgs: []string{`unknown field "wrong"`, `unknown field "wrong"`},
+			},
+		},
+		"IgnoredFieldsAreUnknown": {
+			reason: `Fields tagged "-" and unexported fields cannot be set from YAML.`,
+			yaml:   "Skipped: a\nhidden: b\n",
+			want: want{
+				problems: []problemView{
+					{File: "f.yaml", Line: 1, Field: "(top level)"},
+					{File: "f.yaml", Line: 2, Field: "(top level)"},
+				},
+				msgs: []string{`unknown field "Skipped"`, `unknown field "hidden"`},
+			},
+		},
+		"NodeAndOpaqueNotChecked": {
+			reason: "yaml.Node fields and Opaque types take any shape.",
+			yaml:   "raw: {a: {b: c}}\nopaque: [1, {x: y}]\n",
+			want:   want{ok: true},
+		},
+		"AllProblemsAtOnce": {
+			reason: "Unknown fields and type errors are all reported in one call.",
+			yaml:   "kind: X\nbad1: 1\ncount: abc\ninner:\n  bad2: 2\nenabled: maybe\n",
+			want: want{
+				problems: []problemView{
+					{File: "f.yaml", Line: 2, Field: "(top level)"},
+					{File: "f.yaml", Line: 5, Field: "inner"},
+					{File: "f.yaml", Line: 3},
+					{File: "f.yaml", Line: 6},
+				},
+				msgs: []string{
+					`unknown field "bad1"`,
+					`unknown field "bad2"`,
+					`expected an integer, got str "abc"`,
+					`expected a boolean, got str "maybe"`,
+				},
+			},
+		},
+		"TypeErrorList": {
+			reason: "A mapping where a list is expected is a type error with its line.",
+			yaml:   "kind: X\nlist:\n  name: a\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 3}},
+				msgs:     []string{"expected a list"},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var p Problems
+			n := Parse("f.yaml", []byte(tc.yaml), &p)
+			if n == nil {
+				t.Fatalf("Parse: %v", p.List)
+			}
+			var out testDoc
+			ok := Decode("f.yaml", n, &out, &p)
+			if ok != tc.want.ok {
+				t.Errorf("\n%s\nDecode(...): want ok %t, got %t (%v)", tc.reason, tc.want.ok, ok, p.List)
+			}
+			if diff := cmp.Diff(tc.want.problems, views(p.List)); diff != "" {
+				t.Errorf("\n%s\nDecode(...): -want problems, +got problems:\n%s", tc.reason, diff)
+			}
+			for i, m := range tc.want.msgs {
+				if i < len(p.List) && !strings.Contains(p.List[i].Msg, m) {
+					t.Errorf("\n%s\nDecode(...): problem %d: want message containing %q, got %q", tc.reason, i, m, p.List[i].Msg)
+				}
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	type want struct {
+		ok       bool
+		kind     yaml.Kind
+		problems []problemView
+		msg      string
+	}
+	cases := map[string]struct {
+		reason string
+		yaml   string
+		want   want
+	}{
+		"Mapping": {
+			reason: "A mapping document returns its root mapping node.",
+			yaml:   "a: 1\n",
+			want:   want{ok: true, kind: yaml.MappingNode},
+		},
+		"Empty": {
+			reason: "An empty file is a problem without a line.",
+			yaml:   "",
+			want:   want{problems: []problemView{{File: "f.yaml"}}, msg: "file is empty"},
+		},
+		"OnlyComments": {
+			reason: "A file with only comments is empty.",
+			yaml:   "# nothing here\n",
+			want:   want{problems: []problemView{{File: "f.yaml"}}, msg: "file is empty"},
+		},
+		"ScannerErrorLine": {
+			reason: "A scanner error is reported with the 1-based line it occurs on.",
+			yaml:   "a: 1\nb: 2\nc: \"unterminated\n",
+			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: "found unexpected end of stream"},
+		},
+		"TabIndentLine": {
+			reason: "A tab in indentation is reported at its line.",
+			yaml:   "a:\n  b: 1\n\tc: 2\n",
+			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: "tab"},
+		},
+		"DuplicateKeyLine": {
+			reason: "A duplicate mapping key is reported at the second occurrence.",
+			yaml:   "a: 1\nb: 2\na: 3\n",
+			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: `mapping key "a" already defined at line 1`},
+		},
+		"NoYAMLPrefix": {
+			reason: `The "yaml: " prefix of go-yaml is dropped from messages.`,
+			yaml:   "a: [1, 2\n",
+			want:   want{problems: []problemView{{File: "f.yaml", Line: 1}}, msg: "did not find expected"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var p Problems
+			n := Parse("f.yaml", []byte(tc.yaml), &p)
+			if got := n != nil; got != tc.want.ok {
+				t.Fatalf("\n%s\nParse(...): want node %t, got %t (%v)", tc.reason, tc.want.ok, got, p.List)
+			}
+			if n != nil && n.Kind != tc.want.kind {
+				t.Errorf("\n%s\nParse(...): want kind %v, got %v", tc.reason, tc.want.kind, n.Kind)
+			}
+			if diff := cmp.Diff(tc.want.problems, views(p.List)); diff != "" {
+				t.Errorf("\n%s\nParse(...): -want problems, +got problems:\n%s", tc.reason, diff)
+			}
+			if tc.want.msg != "" && len(p.List) > 0 {
+				if strings.HasPrefix(p.List[0].Msg, "yaml:") || !strings.Contains(p.List[0].Msg, tc.want.msg) {
+					t.Errorf("\n%s\nParse(...): want message containing %q without yaml: prefix, got %q", tc.reason, tc.want.msg, p.List[0].Msg)
+				}
+			}
+		})
+	}
+}
+
+func TestValue(t *testing.T) {
+	type want struct {
+		v   any
+		err bool
+	}
+	cases := map[string]struct {
+		reason string
+		yaml   string // value of key v; "" leaves the node zero
+		want   want
+	}{
+		"Absent": {
+			reason: "A zero node (field not present) is nil.",
+			want:   want{v: nil},
+		},
+		"Null": {
+			reason: "null is nil.",
+			yaml:   "v: null",
+			want:   want{v: nil},
+		},
+		"Tilde": {
+			reason: "~ is nil.",
+			yaml:   "v: ~",
+			want:   want{v: nil},
+		},
+		"Empty": {
+			reason: "A key without value is nil.",
+			yaml:   "v:",
+			want:   want{v: nil},
+		},
+		"BigInteger": {
+			reason: "1000000 stays 1000000, never 1e+06.",
+			yaml:   "v: 1000000",
+			want:   want{v: "1000000"},
+		},
+		"FloatKeepsText": {
+			reason: "1.0 keeps its decimals.",
+			yaml:   "v: 1.0",
+			want:   want{v: "1.0"},
+		},
+		"Exponent": {
+			reason: "1e3 keeps its exponent form.",
+			yaml:   "v: 1e3",
+			want:   want{v: "1e3"},
+		},
+		"Octal": {
+			reason: "0755 keeps its leading zero.",
+			yaml:   "v: 0755",
+			want:   want{v: "0755"},
+		},
+		"Bool": {
+			reason: "Booleans keep their text.",
+			yaml:   "v: True",
+			want:   want{v: "True"},
+		},
+		"QuotedString": {
+			reason: "Quoted strings lose the quotes only.",
+			yaml:   `v: "007"`,
+			want:   want{v: "007"},
+		},
+		"EmptyString": {
+			reason: "An empty quoted string is a value, not nil.",
+			yaml:   `v: ""`,
+			want:   want{v: ""},
+		},
+		"Timestamp": {
+			reason: "Timestamps stay text.",
+			yaml:   "v: 2024-01-02",
+			want:   want{v: "2024-01-02"},
+		},
+		"List": {
+			reason: "Lists decode into []any.",
+			yaml:   "v: [a, 1, true]",
+			want:   want{v: []any{"a", 1, true}},
+		},
+		"Map": {
+			reason: "Mappings decode into map[string]any.",
+			yaml:   "v: {a: {b: c}}",
+			want:   want{v: map[string]any{"a": map[string]any{"b": "c"}}},
+		},
+		"Alias": {
+			reason: "An alias takes the text of its anchor.",
+			yaml:   "x: &a 1000000\nv: *a",
+			want:   want{v: "1000000"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var n yaml.Node
+			if tc.yaml != "" {
+				var doc struct {
+					V yaml.Node `yaml:"v"`
+					X yaml.Node `yaml:"x"`
+				}
+				if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
+					t.Fatal(err)
+				}
+				n = doc.V
+			}
+			got, err := Value(&n)
+			if (err != nil) != tc.want.err {
+				t.Errorf("\n%s\nValue(...): want error %t, got %v", tc.reason, tc.want.err, err)
+			}
+			if diff := cmp.Diff(tc.want.v, got); diff != "" {
+				t.Errorf("\n%s\nValue(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestProblemError(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		p      Problem
+		want   string
+	}{
+		"Full": {
+			reason: "File, line, field and message.",
+			p:      Problem{File: "operator.yaml", Line: 12, Field: "tasks[1].spec", Msg: `unknown field "resourcs"`},
+			want:   `operator.yaml:12: tasks[1].spec: unknown field "resourcs"`,
+		},
+		"NoLine": {
+			reason: "Line 0 is left out.",
+			p:      Problem{File: "operator.yaml", Field: "name", Msg: "is required"},
+			want:   "operator.yaml: name: is required",
+		},
+		"NoField": {
+			reason: "An empty field is left out.",
+			p:      Problem{File: "params.yaml", Line: 3, Msg: "bad"},
+			want:   "params.yaml:3: bad",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tc.p.Error()); diff != "" {
+				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
