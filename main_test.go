@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the test binary act as kudo-render when asked to, so the
+// tests below check the real process: exit status and streams.
+func TestMain(m *testing.M) {
+	if os.Getenv("KUDO_RENDER_AS_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func kudoRender(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	c := exec.Command(os.Args[0], args...)
+	c.Env = append(os.Environ(), "KUDO_RENDER_AS_MAIN=1")
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestProcessSuccess(t *testing.T) {
+	out, errs, code := kudoRender(t, "render", "examples/mysql/render.yaml")
+	if code != 0 || errs != "" || !strings.Contains(out, "kind: Deployment") {
+		t.Fatalf("code=%d stderr=%q", code, errs)
+	}
+}
+
+// TestProcessErrorNothingOnStdout: Argo CD prunes on empty output, so an
+// error must exit non-zero with nothing on stdout and the message on stderr.
+func TestProcessErrorNothingOnStdout(t *testing.T) {
+	out, errs, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-p", "METRICS_ENABLED=maybe")
+	if code != 1 {
+		t.Errorf("exit code = %d, want 1", code)
+	}
+	if out != "" {
+		t.Errorf("stdout = %q, want empty", out)
+	}
+	if !strings.Contains(errs, "METRICS_ENABLED") {
+		t.Errorf("stderr %q does not name the parameter", errs)
+	}
+}
+
+func TestProcessOutputDir(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-o", dir)
+	if code != 0 || out != "" {
+		t.Fatalf("code=%d stdout=%q stderr=%q", code, out, errs)
+	}
+	for _, f := range []string{"deployment_blog-web.yaml", "service_blog-web.yaml", "servicemonitor_blog-metrics.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// A failing render writes nothing.
+	empty := filepath.Join(t.TempDir(), "out")
+	if _, _, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-p", "REPLICAS=x", "-o", empty); code != 1 {
+		t.Errorf("code = %d", code)
+	}
+	if _, err := os.Stat(empty); !os.IsNotExist(err) {
+		t.Errorf("output folder created on error: %v", err)
+	}
+}
