@@ -219,8 +219,18 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 		}
 		t := &Task{
 			Name: name, Kind: kind, Parameter: rt.Parameter, From: rt.From,
-			Resources: rt.Resources, Patches: rt.Patches, PatchesStrategicMerge: rt.PatchesStrategicMerge,
+			Resources: rt.Resources, PatchesStrategicMerge: rt.PatchesStrategicMerge,
 			Pos: Pos{File: frameworkFile, Line: rt.line},
+		}
+		for _, field := range []struct {
+			name  string
+			nodes []yaml.Node
+		}{{"patches", rt.Patches}, {"patch", rt.Patch}, {"path", rt.Path}} {
+			for i := range field.nodes {
+				if pt, ok := convertPatch(&field.nodes[i], fieldf("tasks.%s.%s[%d]", name, field.name, i), p); ok {
+					t.Patches = append(t.Patches, pt)
+				}
+			}
 		}
 		if kind != KindApply && kind != KindToggle && kind != KindDelete {
 			p.Add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q", kind)
@@ -406,4 +416,21 @@ func CheckRef(ref string) error {
 		return errors.New(`must be a clean relative path without ".." (paths may not leave the bundle)`)
 	}
 	return nil
+}
+
+// convertPatch reads a `patches` entry: a file name, or {path, target}.
+func convertPatch(n *yaml.Node, field string, p *problems) (Patch, bool) {
+	if n.Kind == yaml.ScalarNode {
+		return Patch{Path: n.Value}, true
+	}
+	var pt Patch
+	before := len(p.List)
+	strictyaml.Decode(frameworkFile, n, &pt, p)
+	for _, pr := range p.List[before:] {
+		pr.Field = field + strings.TrimPrefix("."+pr.Field, ".(top level)")
+	}
+	if pt.Path == "" {
+		p.Add(frameworkFile, n.Line, field+".path", "is required")
+	}
+	return pt, len(p.List) == before
 }

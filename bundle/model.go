@@ -98,8 +98,10 @@ type Task struct {
 
 	// Resources are template names (keys of Bundle.Templates); used by
 	// Apply, Delete and Toggle tasks.
-	Resources             []string
-	Patches               []string
+	Resources []string
+	// Patches are kustomize patches (strategic merge or JSON 6902), each
+	// a template file with an optional target.
+	Patches               []Patch
 	PatchesStrategicMerge []string
 	// From is KEP-0012's `from: base/<task>`.
 	From string
@@ -119,6 +121,25 @@ type Task struct {
 	Operator *KudoOperatorSpec
 
 	Pos Pos
+}
+
+// Patch is one entry of a task's `patches`: a template file holding a
+// strategic merge patch or a JSON 6902 patch, and an optional target
+// (required by JSON 6902 patches). Target fields are templates too.
+type Patch struct {
+	Path   string       `yaml:"path" json:"path"`
+	Target *PatchTarget `yaml:"target,omitempty" json:"target,omitempty"`
+}
+
+// PatchTarget selects the objects a patch applies to, as in kustomize.
+type PatchTarget struct {
+	Group              string `yaml:"group,omitempty" json:"group,omitempty"`
+	Version            string `yaml:"version,omitempty" json:"version,omitempty"`
+	Kind               string `yaml:"kind,omitempty" json:"kind,omitempty"`
+	Name               string `yaml:"name,omitempty" json:"name,omitempty"`
+	Namespace          string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
+	LabelSelector      string `yaml:"labelSelector,omitempty" json:"labelSelector,omitempty"`
+	AnnotationSelector string `yaml:"annotationSelector,omitempty" json:"annotationSelector,omitempty"`
 }
 
 // PipeFile is one file a Pipe task's pod produces.

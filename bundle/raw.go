@@ -105,12 +105,16 @@ type rawFramework struct {
 type rawFrameworkTask struct {
 	// Kind and Parameter are kudo-render extensions so that framework
 	// bundles can use Toggle tasks; the default kind is Apply.
-	Kind                  string   `yaml:"kind"`
-	Parameter             string   `yaml:"parameter"`
-	From                  string   `yaml:"from"`
-	Resources             []string `yaml:"resources"`
-	Patches               []string `yaml:"patches"`
-	PatchesStrategicMerge []string `yaml:"patchesStrategicMerge"`
+	Kind      string   `yaml:"kind"`
+	Parameter string   `yaml:"parameter"`
+	From      string   `yaml:"from"`
+	Resources []string `yaml:"resources"`
+	// Patches entries are a file name or {path, target}; `patch` and
+	// `path` are KEP-0012's spellings of the same field.
+	Patches               []yaml.Node `yaml:"patches"`
+	Patch                 []yaml.Node `yaml:"patch"`
+	Path                  []yaml.Node `yaml:"path"`
+	PatchesStrategicMerge []string    `yaml:"patchesStrategicMerge"`
 	line                  int
 }
 

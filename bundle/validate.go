@@ -85,7 +85,7 @@ func validate(b *Bundle, p *problems) {
 			b.checkTemplateRef(t, fmt.Sprintf("%s.resources[%d]", field, j), r, p)
 		}
 		for j, r := range t.Patches {
-			b.checkTemplateRef(t, fmt.Sprintf("%s.patches[%d]", field, j), r, p)
+			b.checkTemplateRef(t, fmt.Sprintf("%s.patches[%d]", field, j), r.Path, p)
 		}
 		for j, r := range t.PatchesStrategicMerge {
 			b.checkTemplateRef(t, fmt.Sprintf("%s.patchesStrategicMerge[%d]", field, j), r, p)

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/tmpl"
 )
 
 // PatchError is a kustomize patch of a task that could not be applied.
@@ -35,7 +37,12 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		return objs, err
 	}
 	vars := r.Vars(s)
-	for _, name := range append(append([]string{}, t.Patches...), t.PatchesStrategicMerge...) {
+	patches := slices.Clone(t.Patches)
+	for _, name := range t.PatchesStrategicMerge {
+		patches = append(patches, bundle.Patch{Path: name})
+	}
+	for _, pt := range patches {
+		name := pt.Path
 		src, ok := r.b.Templates[name]
 		if !ok {
 			return nil, r.fail(s, fmt.Errorf("patch %q is not in templates/", name))
@@ -48,7 +55,11 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		if err != nil {
 			return nil, r.fail(s, err)
 		}
-		objs, err = applyPatch(objs, "templates/"+name, out.Text)
+		target, err := r.patchTarget(pt.Target, vars)
+		if err != nil {
+			return nil, r.fail(s, &PatchError{Patch: "templates/" + name, Err: err})
+		}
+		objs, err = applyPatch(objs, "templates/"+name, out.Text, target)
 		if err != nil {
 			return nil, r.fail(s, err)
 		}
@@ -58,7 +69,7 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 
 // applyPatch applies one patch file to objs with kustomize. Objects keep
 // the template they came from.
-func applyPatch(objs []Rendered, name string, patch []byte) ([]Rendered, error) {
+func applyPatch(objs []Rendered, name string, patch []byte, target *types.Selector) ([]Rendered, error) {
 	fs := filesys.MakeFsInMemory()
 	var resources []string
 	origin := map[string]string{}
@@ -77,7 +88,7 @@ func applyPatch(objs []Rendered, name string, patch []byte) ([]Rendered, error) 
 	k := types.Kustomization{
 		TypeMeta:  types.TypeMeta{APIVersion: types.KustomizationVersion, Kind: types.KustomizationKind},
 		Resources: resources,
-		Patches:   []types.Patch{{Path: "patch.yaml"}},
+		Patches:   []types.Patch{{Path: "patch.yaml", Target: target}},
 	}
 	kdata, err := yaml.Marshal(k)
 	if err != nil {
@@ -111,4 +122,28 @@ func applyPatch(objs []Rendered, name string, patch []byte) ([]Rendered, error) 
 func tidyKustomizeError(err error) error {
 	msg := strings.ReplaceAll(err.Error(), "/task/", "")
 	return fmt.Errorf("%s", msg)
+}
+
+// patchTarget renders the fields of a patch target (they may use the
+// template variables, e.g. the instance name) into a kustomize selector.
+func (r *Renderer) patchTarget(t *bundle.PatchTarget, vars map[string]any) (*types.Selector, error) {
+	if t == nil {
+		return nil, nil
+	}
+	fields := []*string{&t.Group, &t.Version, &t.Kind, &t.Name, &t.Namespace, &t.LabelSelector, &t.AnnotationSelector}
+	vals := make([]string, len(fields))
+	for i, f := range fields {
+		if !strings.Contains(*f, "{{") {
+			vals[i] = *f
+			continue
+		}
+		out, err := tmpl.Render("patch target", []byte(*f), vars)
+		if err != nil {
+			return nil, fmt.Errorf("target: %w", err)
+		}
+		vals[i] = string(out.Text)
+	}
+	sel := &types.Selector{LabelSelector: vals[5], AnnotationSelector: vals[6]}
+	sel.Group, sel.Version, sel.Kind, sel.Name, sel.Namespace = vals[0], vals[1], vals[2], vals[3], vals[4]
+	return sel, nil
 }

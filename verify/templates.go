@@ -45,7 +45,7 @@ func (v *verifier) roles() map[string]*role {
 			mark(t.Pod, object)
 		}
 		for _, ref := range t.Patches {
-			mark(ref, patch)
+			mark(ref.Path, patch)
 		}
 		for _, ref := range t.PatchesStrategicMerge {
 			mark(ref, patch)
