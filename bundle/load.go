@@ -283,11 +283,11 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 			}
 		}
 		for i, rp := range raw.Parameters {
-			line := 0
+			var node *yaml.Node
 			if i < len(items.Content) {
-				line = items.Content[i].Line
+				node = items.Content[i]
 			}
-			b.Params = append(b.Params, convertParam(rp, fieldf("parameters[%d]", i), line, p))
+			b.Params = append(b.Params, convertParam(rp, fieldf("parameters[%d]", i), node, p))
 		}
 		return
 	}
@@ -306,15 +306,27 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 			p.Add(paramsFile, k.Line, k.Value+".name", "differs from the key %q", k.Value)
 		}
 		rp.Name = k.Value
-		b.Params = append(b.Params, convertParam(rp, k.Value, k.Line, p))
+		prm := convertParam(rp, k.Value, v, p)
+		prm.Pos.Line = k.Line
+		b.Params = append(b.Params, prm)
 	}
 }
 
-func convertParam(rp rawParam, field string, line int, p *problems) *Param {
+func convertParam(rp rawParam, field string, node *yaml.Node, p *problems) *Param {
+	line := 0
+	if node != nil {
+		line = node.Line
+	}
 	prm := &Param{
 		Name: rp.Name, DisplayName: rp.DisplayName, Description: rp.Description, Hint: rp.Hint,
 		Group: rp.Group, Trigger: rp.Trigger, Type: ParamType(rp.Type),
-		Pos: Pos{File: paramsFile, Line: line},
+		Pos:    Pos{File: paramsFile, Line: line},
+		Fields: map[string]bool{},
+	}
+	if node != nil && node.Kind == yaml.MappingNode {
+		for i := 0; i < len(node.Content); i += 2 {
+			prm.Fields[node.Content[i].Value] = true
+		}
 	}
 	if prm.Type == "" {
 		prm.Type = TypeString

@@ -215,7 +215,11 @@ type Param struct {
 	Default any
 	// Enum lists the allowed values (scalars as text), if any.
 	Enum []any
-	Pos  Pos
+	// Fields lists the fields params.yaml wrote for this parameter
+	// ("default", "description", ...): an extension's parameter overrides
+	// exactly those fields of its base's (KEP-0012).
+	Fields map[string]bool
+	Pos    Pos
 }
 
 // HasDefault reports whether the parameter declares a default.

@@ -22,6 +22,29 @@ func (b *Bundle) taskField(i int, t *Task) string {
 	return "tasks." + t.Name
 }
 
+// Validate checks the references inside a bundle that was built or merged
+// in memory (Load validates what it loads).
+func Validate(b *Bundle) error {
+	var p problems
+	validate(b, &p)
+	if len(p.List) > 0 {
+		return &LoadError{Framework: b.Name, Problems: p.List}
+	}
+	return nil
+}
+
+// TemplatePath is the path of a template key for messages and provenance:
+// "service.yaml" is "templates/service.yaml", and a base template of an
+// extension, "base/init.yaml", is "base/templates/init.yaml".
+func TemplatePath(key string) string {
+	prefix := ""
+	for strings.HasPrefix(key, BasePrefix) {
+		prefix += BasePrefix
+		key = strings.TrimPrefix(key, BasePrefix)
+	}
+	return prefix + templatesDir + "/" + key
+}
+
 // validate checks references inside the bundle: tasks name templates that
 // exist, plans name tasks that exist, names are unique.
 func validate(b *Bundle, p *problems) {
@@ -109,13 +132,13 @@ func validate(b *Bundle, p *problems) {
 					if b.Format == FormatFramework {
 						field = fmt.Sprintf("plans.%s.steps[%d].tasks[%d]", pl.Name, j, k)
 					}
-					if strings.HasPrefix(tn, BasePrefix) {
-						if b.Extends == nil {
-							p.Add(pl.Pos.File, pl.Pos.Line, field, "%q needs `extends`: this framework has no base", tn)
-						}
-						continue
-					}
-					if b.Task(tn) == nil {
+					switch {
+					case b.Task(tn) != nil:
+					case b.Extends != nil:
+						// may be a task of the base: checked after the merge
+					case strings.HasPrefix(tn, BasePrefix):
+						p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses %q, which is not a task of the base", pl.Name, tn)
+					default:
 						p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
 					}
 				}
@@ -125,6 +148,9 @@ func validate(b *Bundle, p *problems) {
 }
 
 func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
+	if _, ok := b.Templates[ref]; ok {
+		return // includes base/ templates of a merged bundle
+	}
 	if strings.HasPrefix(ref, BasePrefix) && b.Extends != nil {
 		if err := CheckRef(strings.TrimPrefix(ref, BasePrefix)); err != nil {
 			p.Add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
@@ -135,7 +161,9 @@ func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
 		p.Add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)
 		return
 	}
-	if _, ok := b.Templates[ref]; !ok {
-		p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
+	if strings.HasPrefix(ref, BasePrefix) {
+		p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses %q, which is not a template of the base", t.Name, ref)
+		return
 	}
+	p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +41,7 @@ status is 1.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.Request()
+			req, err := cfg.Request(context.Background(), fn.Sources{})
 			if err != nil {
 				return err
 			}

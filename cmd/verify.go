@@ -1,13 +1,14 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/verify"
 )
 
@@ -18,16 +19,17 @@ func newVerify(stdout io.Writer) *cobra.Command {
 		Long: `Check a KUDO package or KEP-0009 framework bundle: parameter names,
 semver fields, task and plan references, triggers, a deploy plan, parameters
 and implicit variables used in templates, every template rendering with
-defaults, and Namespace objects. Every finding is printed with its file;
+defaults, and Namespace objects. An extension is checked merged with its
+base (a local extends.path). Every finding is printed with its file;
 the exit status is 1 when there is an error (warnings alone pass).`,
 		Example: "  kudo-render verify ../operators/repository/kafka/operator",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			b, err := bundle.LoadDir(args[0])
+			res, err := extend.Load(context.Background(), extend.Location{Dir: args[0]}, extend.Options{})
 			if err != nil {
 				return err
 			}
-			findings := verify.Bundle(b)
+			findings := verify.Bundle(res.Bundle)
 			var out strings.Builder
 			errs := 0
 			for _, f := range findings {

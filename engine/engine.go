@@ -28,8 +28,11 @@ type Request struct {
 	ServerSideApply *bool
 	PublisherImage  string
 	// Source is the provenance written on every object; default
-	// name@version of the bundle.
+	// name@version of the bundle. Extensions list their chain
+	// ("ext@1 <- base@2").
 	Source string
+	// Origin lists the git sources of the chain (url@commit:path).
+	Origin string
 }
 
 // Error is a render failure of one instance.
@@ -141,7 +144,7 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 		}
 		for _, rd := range objs {
 			items = append(items, item{obj: rd.Obj, wave: -1, ssa: ssa, meta: enhance.Meta{
-				OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Template: rd.Template,
+				OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Origin: req.Origin, Template: rd.Template,
 			}})
 		}
 	}
@@ -181,7 +184,7 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 				OperatorName: b.Name, OperatorVersion: b.Version,
 				Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
 				Plan: e.Inv.Plan, Phase: e.Inv.Phase, Step: e.Inv.Step,
-				Source: source, Template: e.Template,
+				Source: source, Origin: req.Origin, Template: e.Template,
 			},
 		})
 	}

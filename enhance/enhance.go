@@ -17,6 +17,7 @@ const (
 	AnnSkipHash        = "kudo.dev/skip-hash-calculation"
 	AnnSource          = "kudorender.dev/source"
 	AnnTemplate        = "kudorender.dev/template"
+	AnnOrigin          = "kudorender.dev/origin"
 )
 
 // Meta says what an object belongs to.
@@ -31,6 +32,8 @@ type Meta struct {
 	Plan, Phase, Step string
 	// Source is the framework as name@version (or with its git source).
 	Source string
+	// Origin lists git sources as url@commit:path, if any.
+	Origin string
 	// Template is the bundle path of the template.
 	Template string
 }
@@ -51,6 +54,9 @@ func Object(o *object.Object, m Meta, scopes *Scopes) {
 	}
 	if m.Template != "" {
 		ann[AnnTemplate] = m.Template
+	}
+	if m.Origin != "" {
+		ann[AnnOrigin] = m.Origin
 	}
 	if len(ann) > 0 {
 		object.SetStrings(o.Map, ann, "metadata", "annotations")

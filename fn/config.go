@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/gitops"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/render"
@@ -56,11 +58,27 @@ type Spec struct {
 	Pipes map[string]string `yaml:"pipes,omitempty" json:"pipes,omitempty"`
 	// PublisherImage is the kubectl image of pipe Jobs.
 	PublisherImage string `yaml:"publisherImage,omitempty" json:"publisherImage,omitempty"`
+	// Repositories resolve `extends: {kudo: ...}`.
+	Repositories []Repository `yaml:"repositories,omitempty" json:"repositories,omitempty"`
+	// Base replaces the framework's own `extends` (same shape), e.g. to
+	// try a fork or a newer base without editing the extension.
+	Base *bundle.Extends `yaml:"base,omitempty" json:"base,omitempty"`
 }
 
-// FrameworkRef says where the framework is.
+// FrameworkRef says where the framework is: exactly one of path or git.
 type FrameworkRef struct {
 	// Path is a folder relative to the FunctionConfig's folder.
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
+	// Git is a folder of a git repository at a branch, tag or commit.
+	Git *bundle.GitSource `yaml:"git,omitempty" json:"git,omitempty"`
+}
+
+// Repository is where `extends: {kudo: {framework, version}}` looks
+// frameworks up: <framework>/<version>/ or <framework>/ with that version.
+type Repository struct {
+	Name string            `yaml:"name" json:"name"`
+	Git  *bundle.GitSource `yaml:"git,omitempty" json:"git,omitempty"`
+	// Path is a local folder instead of git, relative to the config.
 	Path string `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
@@ -129,8 +147,16 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if c.Metadata.Name == "" {
 		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
 	}
-	if c.Spec.Framework.Path == "" {
-		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "path"), "spec.framework.path", "is required")
+	if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {
+		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework"), "spec.framework", "needs exactly one of path or git")
+	}
+	if g := c.Spec.Framework.Git; g != nil && g.URL == "" {
+		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "git"), "spec.framework.git.url", "is required")
+	}
+	for i, r := range c.Spec.Repositories {
+		if (r.Path == "") == (r.Git == nil) {
+			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "repositories"), fmt.Sprintf("spec.repositories[%d]", i), "needs exactly one of path or git")
+		}
 	}
 	if _, err := gitops.ParseTarget(c.Spec.Target); err != nil {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "target"), "spec.target", "%v", err)
@@ -152,18 +178,45 @@ func (c *Config) Values() (map[string]any, error) {
 	return out, errors.Join(errs...)
 }
 
-// FrameworkDir is the framework folder on disk.
-func (c *Config) FrameworkDir() string {
-	p := filepath.FromSlash(c.Spec.Framework.Path)
+// Location is where the framework is.
+func (c *Config) Location() extend.Location {
+	if g := c.Spec.Framework.Git; g != nil {
+		cp := *g
+		return extend.Location{Git: &cp}
+	}
+	return extend.Location{Dir: c.local(c.Spec.Framework.Path)}
+}
+
+func (c *Config) local(p string) string {
+	p = filepath.FromSlash(p)
 	if filepath.IsAbs(p) {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
 }
 
-// Request loads the framework and builds the engine request.
-func (c *Config) Request() (engine.Request, error) {
-	b, err := bundle.LoadDir(c.FrameworkDir())
+// Sources injects how git sources are fetched.
+type Sources struct {
+	OpenGit extend.OpenGit
+}
+
+// Request loads the framework (with its extends chain) and builds the
+// engine request.
+func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, error) {
+	opts := extend.Options{OpenGit: src.OpenGit, Base: c.Spec.Base}
+	if c.Spec.Base != nil && c.Spec.Base.Path != "" {
+		base := *c.Spec.Base
+		base.Path = c.local(base.Path) // relative to the config, not the framework
+		opts.Base = &base
+	}
+	for _, r := range c.Spec.Repositories {
+		rep := extend.Repository{Name: r.Name, Git: r.Git}
+		if r.Path != "" {
+			rep.Path = c.local(r.Path)
+		}
+		opts.Repositories = append(opts.Repositories, rep)
+	}
+	res, err := extend.Load(ctx, c.Location(), opts)
 	if err != nil {
 		return engine.Request{}, err
 	}
@@ -176,8 +229,15 @@ func (c *Config) Request() (engine.Request, error) {
 	if ns == "" {
 		ns = "default"
 	}
+	var ids, origins []string
+	for _, l := range res.Chain {
+		ids = append(ids, l.ID)
+		if !filepath.IsAbs(l.Location) { // git: url@commit:path; local folders stay out of the output
+			origins = append(origins, l.Location)
+		}
+	}
 	return engine.Request{
-		Bundle:          b,
+		Bundle:          res.Bundle,
 		Instance:        render.Instance{Name: c.Metadata.Name, Namespace: ns},
 		Plans:           c.Spec.Plans,
 		Params:          values,
@@ -185,6 +245,8 @@ func (c *Config) Request() (engine.Request, error) {
 		PipeNames:       c.Spec.Pipes,
 		ServerSideApply: c.Spec.ServerSideApply,
 		PublisherImage:  c.Spec.PublisherImage,
+		Source:          strings.Join(ids, " <- "),
+		Origin:          strings.Join(origins, " <- "),
 	}, nil
 }
 

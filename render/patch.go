@@ -47,7 +47,7 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		if !ok {
 			return nil, r.fail(s, fmt.Errorf("patch %q is not in templates/", name))
 		}
-		tp, err := r.template("templates/"+name, src)
+		tp, err := r.template(bundle.TemplatePath(name), src)
 		if err != nil {
 			return nil, r.fail(s, err)
 		}
@@ -57,9 +57,9 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		}
 		target, err := r.patchTarget(pt.Target, vars)
 		if err != nil {
-			return nil, r.fail(s, &PatchError{Patch: "templates/" + name, Err: err})
+			return nil, r.fail(s, &PatchError{Patch: bundle.TemplatePath(name), Err: err})
 		}
-		objs, err = applyPatch(objs, "templates/"+name, out.Text, target)
+		objs, err = applyPatch(objs, bundle.TemplatePath(name), out.Text, target)
 		if err != nil {
 			return nil, r.fail(s, err)
 		}

@@ -26,7 +26,7 @@ func (r *Renderer) Pipe(s Step, t *bundle.Task) ([]Rendered, error) {
 	if !ok {
 		return nil, r.fail(s, fmt.Errorf("pipe pod template %q is not in templates/", t.Pod))
 	}
-	tpath := "templates/" + t.Pod
+	tpath := bundle.TemplatePath(t.Pod)
 	objs, err := r.execute(tpath, src, r.Vars(s))
 	if err != nil {
 		return nil, r.fail(s, err)

@@ -138,7 +138,7 @@ func (r *Renderer) Resources(s Step, resources []string) ([]Rendered, error) {
 		if !ok {
 			return nil, r.fail(s, fmt.Errorf("template %q is not in templates/", name))
 		}
-		objs, err := r.execute("templates/"+name, src, vars)
+		objs, err := r.execute(bundle.TemplatePath(name), src, vars)
 		if err != nil {
 			return nil, r.fail(s, err)
 		}
