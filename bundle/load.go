@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"cmp"
 	"errors"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"io/fs"
@@ -62,7 +63,7 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		validate(b, &p)
 	}
 	if len(p.List) > 0 {
-		return nil, &LoadError{Framework: b.Name, Problems: p.List}
+		return nil, &LoadError{Framework: cmp.Or(b.Name, name), Problems: p.List}
 	}
 	return b, nil
 }
@@ -190,8 +191,8 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 		return
 	}
 	ok := strictyaml.Decode(frameworkFile, n, &raw, p)
-	if raw.Name != "" {
-		b.Name = raw.Name // for messages, even when decoding found problems
+	if raw.Name != "" || raw.Extends != nil {
+		b.Name = raw.Name // an extension without a name takes its base's
 	}
 	if !ok {
 		return

@@ -124,6 +124,9 @@ func load(ctx context.Context, loc Location, opts Options, chain []string, top b
 		return nil, err
 	}
 	layer := Layer{ID: b.ID(), Location: op.ID}
+	if b.Name == "" {
+		layer.ID = displayName(loc) + "@" + b.Version
+	}
 	ext := b.Extends
 	if top && opts.Base != nil {
 		ext = opts.Base
