@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // run executes the CLI in-process.
 func run(args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer
-	c := New(&out, &errb)
+	c := New(strings.NewReader(""), &out, &errb)
 	c.SetArgs(args)
 	err = c.Execute()
 	return out.String(), errb.String(), err

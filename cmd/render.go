@@ -41,7 +41,7 @@ status is 1.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.Request(context.Background(), fn.Sources{})
+			req, err := cfg.Request(context.Background(), sources(stderr))
 			if err != nil {
 				return err
 			}

@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
+	"os"
+
+	"github.com/kudo-render/kudo-render/fn"
 
 	"github.com/spf13/cobra"
 )
@@ -9,17 +13,30 @@ import (
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
 var Version = "dev"
 
-// New returns the root command writing to stdout and stderr.
-func New(stdout, stderr io.Writer) *cobra.Command {
+// New returns the root command reading stdin and writing stdout and
+// stderr.
+func New(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "kudo-render",
-		Short:         "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
+		Use:   "kudo-render",
+		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
+		Long: `Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests.
+
+Without arguments kudo-render is a KRM function: it reads a
+config.kubernetes.io/v1 ResourceList on stdin (kpt fn render, kustomize
+build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if isTerminal(stdin) {
+				return c.Help()
+			}
+			return runFunction(stdin, stdout, stderr)
+		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(stdout, stderr), newVerify(stdout), newVersion(stdout))
+	root.AddCommand(newRender(stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout))
 	return root
 }
 
@@ -33,4 +50,27 @@ func newVersion(stdout io.Writer) *cobra.Command {
 			return err
 		},
 	}
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// runFunction runs the KRM function in the current directory.
+func runFunction(stdin io.Reader, stdout, stderr io.Writer) error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	f := &fn.Function{Dir: dir, Sources: sources(stderr), Warn: warner(stderr)}
+	return f.Run(stdin, stdout)
+}
+
+func warner(stderr io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintln(stderr, "warning:", msg) }
 }

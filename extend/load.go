@@ -65,6 +65,10 @@ type Options struct {
 	// spec.base), e.g. to try a fork or a newer base.
 	Base     *bundle.Extends
 	MaxDepth int
+	// Confine, when set, is a folder that every local location must stay
+	// inside (symbolic links resolved): KRM functions may not read
+	// outside the package they run on.
+	Confine string
 }
 
 // Layer describes one bundle of a chain.
@@ -170,7 +174,30 @@ func open(ctx context.Context, loc Location, opts Options) (Opened, error) {
 		}
 		return opts.OpenGit(ctx, *loc.Git)
 	}
+	if opts.Confine != "" {
+		if err := confined(opts.Confine, loc.Dir); err != nil {
+			return Opened{}, err
+		}
+	}
 	return openDir(loc.Dir)
+}
+
+// confined checks that dir is inside root once symbolic links are
+// resolved.
+func confined(root, dir string) error {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return fmt.Errorf("cannot open %s: %w", dir, err)
+	}
+	rel, err := filepath.Rel(r, d)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is outside %s: a function may only read inside its package", dir, root)
+	}
+	return nil
 }
 
 func openDir(dir string) (Opened, error) {
@@ -223,6 +250,11 @@ func locate(ctx context.Context, loc Location, ext *bundle.Extends, opts Options
 }
 
 // findInRepositories looks a framework up by name and version.
+// Find looks a framework up by name and version in opts.Repositories.
+func Find(ctx context.Context, framework, version string, opts Options) (Location, error) {
+	return findInRepositories(ctx, &bundle.ExtendsKudo{Framework: framework, Version: version}, opts)
+}
+
 func findInRepositories(ctx context.Context, k *bundle.ExtendsKudo, opts Options) (Location, error) {
 	if k.Framework == "" || k.Version == "" {
 		return Location{}, errors.New("extends.kudo needs framework and version")
@@ -249,6 +281,11 @@ func findInRepositories(ctx context.Context, k *bundle.ExtendsKudo, opts Options
 			}
 			root, rootLoc = op, Location{Git: &g}
 		case r.Path != "":
+			if opts.Confine != "" {
+				if err := confined(opts.Confine, r.Path); err != nil {
+					return Location{}, fmt.Errorf("repository %q: %w", r.Name, err)
+				}
+			}
 			op, err := openDir(r.Path)
 			if err != nil {
 				return Location{}, fmt.Errorf("repository %q: %w", r.Name, err)

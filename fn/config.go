@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -63,6 +64,19 @@ type Spec struct {
 	// Base replaces the framework's own `extends` (same shape), e.g. to
 	// try a fork or a newer base without editing the extension.
 	Base *bundle.Extends `yaml:"base,omitempty" json:"base,omitempty"`
+	// Operators maps the operator versions that kudo.dev/v1beta1
+	// Instance objects name (spec.operatorVersion.name, e.g.
+	// "zookeeper-0.3.3") to packages; Instance objects in the KRM input
+	// are rendered in place. Versions not listed here are looked up in
+	// Repositories as <operator>/<version>/.
+	Operators map[string]FrameworkRef `yaml:"operators,omitempty" json:"operators,omitempty"`
+}
+
+// instancesOnly reports whether the config names no framework of its own
+// but tells how to render Instance objects.
+func (c *Config) instancesOnly() bool {
+	return c.krm && c.Spec.Framework.Path == "" && c.Spec.Framework.Git == nil &&
+		(len(c.Spec.Operators) > 0 || len(c.Spec.Repositories) > 0)
 }
 
 // FrameworkRef says where the framework is: exactly one of path or git.
@@ -90,6 +104,8 @@ type Config struct {
 	// File names the config in messages.
 	File string
 	root *yaml.Node
+	// krm is set for a KRM functionConfig: paths must stay inside Dir.
+	krm bool
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -123,8 +139,12 @@ func LoadFile(path string) (*Config, error) {
 // Parse decodes a FunctionConfig; name is used in messages, dir is the
 // folder that framework paths are relative to.
 func Parse(name, dir string, data []byte) (*Config, error) {
+	return parse(name, dir, data, false)
+}
+
+func parse(name, dir string, data []byte, krm bool) (*Config, error) {
 	var p strictyaml.Problems
-	c := &Config{Dir: dir, File: name}
+	c := &Config{Dir: dir, File: name, krm: krm}
 	n := strictyaml.Parse(name, data, &p)
 	c.root = n
 	if n != nil {
@@ -144,11 +164,19 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if c.Kind != Kind {
 		p.Add(c.File, strictyaml.LineOf(c.root, "kind"), "kind", "must be %s, got %q", Kind, c.Kind)
 	}
-	if c.Metadata.Name == "" {
+	if c.instancesOnly() {
+		// a KRM functionConfig that only maps Instance objects to packages
+	} else if c.Metadata.Name == "" {
 		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
 	}
-	if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {
+	if c.instancesOnly() {
+	} else if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework"), "spec.framework", "needs exactly one of path or git")
+	}
+	if fp := c.Spec.Framework.Path; c.krm && fp != "" && fp != "." {
+		if err := bundle.CheckRef(path.Clean(fp)); err != nil {
+			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "path"), "spec.framework.path", "%q: %v", fp, err)
+		}
 	}
 	if g := c.Spec.Framework.Git; g != nil && g.URL == "" {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "git"), "spec.framework.git.url", "is required")
@@ -203,7 +231,19 @@ type Sources struct {
 // Request loads the framework (with its extends chain) and builds the
 // engine request.
 func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, error) {
+	opts := c.extendOptions(src)
+	res, err := extend.Load(ctx, c.Location(), opts)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	return c.request(res, c.Metadata.Name, c.Metadata.Namespace, nil)
+}
+
+func (c *Config) extendOptions(src Sources) extend.Options {
 	opts := extend.Options{OpenGit: src.OpenGit, Base: c.Spec.Base}
+	if c.krm {
+		opts.Confine = c.Dir
+	}
 	if c.Spec.Base != nil && c.Spec.Base.Path != "" {
 		base := *c.Spec.Base
 		base.Path = c.local(base.Path) // relative to the config, not the framework
@@ -216,16 +256,19 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 		}
 		opts.Repositories = append(opts.Repositories, rep)
 	}
-	res, err := extend.Load(ctx, c.Location(), opts)
-	if err != nil {
-		return engine.Request{}, err
-	}
-	values, err := c.Values()
-	if err != nil {
-		return engine.Request{}, err
+	return opts
+}
+
+// request builds the engine request for a loaded bundle. Parameter values
+// of the config are used unless values is given (Instance objects).
+func (c *Config) request(res *extend.Result, name, ns string, values map[string]any) (engine.Request, error) {
+	if values == nil {
+		var err error
+		if values, err = c.Values(); err != nil {
+			return engine.Request{}, err
+		}
 	}
 	target, _ := gitops.ParseTarget(c.Spec.Target)
-	ns := c.Metadata.Namespace
 	if ns == "" {
 		ns = "default"
 	}
@@ -238,7 +281,7 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 	}
 	return engine.Request{
 		Bundle:          res.Bundle,
-		Instance:        render.Instance{Name: c.Metadata.Name, Namespace: ns},
+		Instance:        render.Instance{Name: name, Namespace: ns},
 		Plans:           c.Spec.Plans,
 		Params:          values,
 		Target:          target,

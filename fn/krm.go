@@ -1,0 +1,386 @@
+package fn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// Annotations of generated objects in the KRM function's output.
+const (
+	// AnnOwner marks the objects a render generated: framework/namespace/instance.
+	// A later run replaces objects with the same marker.
+	AnnOwner = "kudorender.dev/owner"
+	// RenderedDir is where generated objects are written in a package.
+	RenderedDir = "rendered"
+)
+
+// Function is the KRM function: it reads a ResourceList, renders the
+// framework its functionConfig names (and the kudo.dev/v1beta1 Instance
+// objects among the items), and returns the items plus the rendered
+// objects.
+type Function struct {
+	// Dir is the working directory the orchestrator gives (the
+	// kustomization or package root). Framework paths are relative to it
+	// and may not leave it.
+	Dir     string
+	Sources Sources
+	// Warn receives warnings (stderr).
+	Warn func(string)
+}
+
+// Run executes the function on a ResourceList read from in, written to out.
+// Errors are written as results in the output ResourceList and returned,
+// so the caller exits non-zero.
+func (f *Function) Run(in io.Reader, out io.Writer) error {
+	rw := &kio.ByteReadWriter{Reader: in, Writer: out, KeepReaderAnnotations: true}
+	return framework.Execute(f, rw)
+}
+
+// Process implements framework.ResourceListProcessor. kyaml's own
+// ResourceList.Filter swallows error results, so errors are both recorded
+// as results and returned.
+func (f *Function) Process(rl *framework.ResourceList) error {
+	items, err := f.process(rl)
+	if err != nil {
+		rl.Results = append(rl.Results, toResults(err)...)
+		return framework.Results(rl.Results)
+	}
+	rl.Items = items
+	return nil
+}
+
+func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
+	if rl.FunctionConfig == nil || rl.FunctionConfig.IsNilOrEmpty() {
+		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
+	}
+	cfg, err := f.config(rl.FunctionConfig)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	var reqs []engine.Request
+	var kept []*yaml.RNode
+	var instances []*yaml.RNode
+	for _, it := range rl.Items {
+		if it.GetApiVersion() == "kudo.dev/v1beta1" && it.GetKind() == "Instance" {
+			instances = append(instances, it)
+			continue
+		}
+		kept = append(kept, it)
+	}
+	if cfg.Spec.Framework.Path != "" || cfg.Spec.Framework.Git != nil {
+		req, err := cfg.Request(ctx, f.Sources)
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, req)
+	}
+	for _, inst := range instances {
+		req, err := f.instanceRequest(ctx, cfg, inst)
+		if err != nil {
+			return nil, &itemError{item: inst, err: err}
+		}
+		reqs = append(reqs, req)
+	}
+	if len(reqs) == 0 {
+		// Only Instance objects are rendered and there are none (left):
+		// an earlier run already replaced them. Nothing changes.
+		return rl.Items, nil
+	}
+	objs, err := engine.Render(reqs...)
+	if err != nil {
+		return nil, err
+	}
+	owners := map[string]bool{}
+	for _, r := range reqs {
+		owners[ownerOf(r)] = true
+	}
+	// Replace the output of earlier runs instead of duplicating it.
+	var out []*yaml.RNode
+	for _, it := range kept {
+		if owners[it.GetAnnotations()[AnnOwner]] {
+			continue
+		}
+		out = append(out, it)
+	}
+	generated, err := f.nodes(objs, reqs)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, generated...), nil
+}
+
+// ownerOf is the owner marker of a request's objects.
+func ownerOf(r engine.Request) string {
+	return r.Bundle.Name + "/" + r.Instance.Namespace + "/" + r.Instance.Name
+}
+
+// nodes turns rendered objects into RNodes with the owner marker and a
+// path below rendered/<instance>/.
+func (f *Function) nodes(objs []*object.Object, reqs []engine.Request) ([]*yaml.RNode, error) {
+	byInstance := map[string]engine.Request{}
+	for _, r := range reqs {
+		byInstance[r.Bundle.Name+"\x00"+r.Instance.Name] = r
+	}
+	used := map[string]bool{}
+	var out []*yaml.RNode
+	for _, o := range objs {
+		op := o.String("metadata", "labels", "kudo.dev/operator")
+		inst := o.String("metadata", "labels", "kudo.dev/instance")
+		dir := path.Join(RenderedDir, inst)
+		owner := ""
+		if r, ok := byInstance[op+"\x00"+inst]; ok {
+			owner = ownerOf(r)
+		} else {
+			// common/ objects belong to the framework: owned by the
+			// first request of that framework.
+			for _, r := range reqs {
+				if r.Bundle.Name == op {
+					owner = ownerOf(r)
+					break
+				}
+			}
+			dir = path.Join(RenderedDir, "common", op)
+		}
+		file := path.Join(dir, fileName(o, ""))
+		if used[file] {
+			file = path.Join(dir, fileName(o, o.Namespace()))
+		}
+		used[file] = true
+		object.SetStrings(o.Map, map[string]string{
+			AnnOwner:                        owner,
+			string(kioutil.PathAnnotation):  file,
+			string(kioutil.IndexAnnotation): "0",
+		}, "metadata", "annotations")
+		data, err := o.Marshal()
+		if err != nil {
+			return nil, err
+		}
+		n, err := yaml.Parse(string(data))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+var unsafeFile = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+func fileName(o *object.Object, ns string) string {
+	parts := []string{strings.ToLower(o.Kind())}
+	if ns != "" {
+		parts = append(parts, ns)
+	}
+	parts = append(parts, o.Name())
+	return unsafeFile.ReplaceAllString(strings.ToLower(strings.Join(parts, "_")), "-") + ".yaml"
+}
+
+// config reads the functionConfig: a FrameworkRender, or a ConfigMap whose
+// data holds the same fields flatly.
+func (f *Function) config(fc *yaml.RNode) (*Config, error) {
+	name := "functionConfig"
+	if p := fc.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
+		name = p
+	} else if p := fc.GetAnnotations()[string(kioutil.LegacyPathAnnotation)]; p != "" {
+		name = p
+	}
+	var data []byte
+	switch {
+	case fc.GetKind() == "ConfigMap" && fc.GetApiVersion() == "v1":
+		fr, err := fromConfigMap(fc, name)
+		if err != nil {
+			return nil, err
+		}
+		if data, err = yaml.Marshal(fr); err != nil {
+			return nil, err
+		}
+	default:
+		clean := fc.Copy()
+		// Orchestrators add annotations of their own; they are not part of
+		// the FrameworkRender schema's concern, so drop the internal ones.
+		for _, k := range []kioutil.AnnotationKey{kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.IdAnnotation,
+			kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation, kioutil.LegacyIdAnnotation} {
+			_ = clean.PipeE(yaml.ClearAnnotation(string(k)))
+		}
+		s, err := clean.String()
+		if err != nil {
+			return nil, err
+		}
+		data = []byte(s)
+	}
+	c, err := parse(name, f.Dir, data, true)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// fromConfigMap maps kpt's `configMap:` form to a FrameworkRender:
+// framework, plan (comma-separated), name, namespace, target,
+// serverSideApply, publisherImage, param.KEY and pipe.KEY.
+func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
+	data := cm.GetDataMap()
+	spec := map[string]any{}
+	meta := map[string]any{}
+	params := map[string]any{}
+	pipes := map[string]any{}
+	var unknown []string
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := data[k]
+		switch {
+		case k == "framework":
+			spec["framework"] = map[string]any{"path": v}
+		case k == "plan" || k == "plans":
+			var plans []any
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					plans = append(plans, p)
+				}
+			}
+			spec["plans"] = plans
+		case k == "name" || k == "namespace":
+			meta[k] = v
+		case k == "target" || k == "publisherImage":
+			spec[k] = v
+		case k == "serverSideApply":
+			spec[k] = v == "true"
+		case strings.HasPrefix(k, "param."):
+			params[strings.TrimPrefix(k, "param.")] = v
+		case strings.HasPrefix(k, "pipe."):
+			pipes[strings.TrimPrefix(k, "pipe.")] = v
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &ConfigError{File: file, Problems: []*strictyaml.Problem{{File: file, Field: "data",
+			Msg: fmt.Sprintf("unknown keys %s (want framework, plan, name, namespace, target, serverSideApply, publisherImage, param.KEY, pipe.KEY)", strings.Join(unknown, ", "))}}}
+	}
+	if len(params) > 0 {
+		spec["params"] = params
+	}
+	if len(pipes) > 0 {
+		spec["pipes"] = pipes
+	}
+	if _, ok := meta["name"]; !ok && cm.GetName() != "" {
+		meta["name"] = cm.GetName()
+	}
+	return map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": meta, "spec": spec}, nil
+}
+
+// instanceRequest renders a kudo.dev/v1beta1 Instance object: its
+// spec.operatorVersion.name is mapped to a package through
+// spec.operators, or looked up in spec.repositories as
+// <operator>/<version>/.
+func (f *Function) instanceRequest(ctx context.Context, cfg *Config, inst *yaml.RNode) (engine.Request, error) {
+	m, err := inst.Map()
+	if err != nil {
+		return engine.Request{}, err
+	}
+	o := object.New(m)
+	ov := o.String("spec", "operatorVersion", "name")
+	if ov == "" {
+		return engine.Request{}, errors.New("spec.operatorVersion.name is empty")
+	}
+	opts := cfg.extendOptions(f.Sources)
+	var loc extend.Location
+	if ref, ok := cfg.Spec.Operators[ov]; ok {
+		sub := *cfg
+		sub.Spec.Framework = ref
+		loc = sub.Location()
+	} else {
+		op, version, ok := splitOperatorVersion(ov)
+		if !ok || len(cfg.Spec.Repositories) == 0 {
+			return engine.Request{}, fmt.Errorf("operator version %q is not in the functionConfig's spec.operators and cannot be looked up in spec.repositories", ov)
+		}
+		if loc, err = extend.Find(ctx, op, version, opts); err != nil {
+			return engine.Request{}, err
+		}
+	}
+	opts.Base = nil
+	res, err := extend.Load(ctx, loc, opts)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	values := map[string]any{}
+	if ps, ok := o.Map["spec"].(map[string]any)["parameters"].(map[string]any); ok {
+		for k, v := range ps {
+			values[k] = v
+		}
+	}
+	return cfg.request(res, o.Name(), o.Namespace(), values)
+}
+
+var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
+
+// splitOperatorVersion splits KUDO's "<operator>-<version>".
+func splitOperatorVersion(s string) (string, string, bool) {
+	m := versionSuffix.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// itemError is an error about one input item.
+type itemError struct {
+	item *yaml.RNode
+	err  error
+}
+
+func (e *itemError) Error() string {
+	return fmt.Sprintf("%s %s/%s: %v", e.item.GetKind(), e.item.GetNamespace(), e.item.GetName(), e.err)
+}
+
+func (e *itemError) Unwrap() error { return e.err }
+
+// toResults turns an error into KRM results, with the file, field and
+// resource where they are known.
+func toResults(err error) []*framework.Result {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		var out []*framework.Result
+		for _, p := range ce.Problems {
+			r := &framework.Result{Message: p.Msg, Severity: framework.Error, File: &framework.File{Path: p.File}}
+			if p.Field != "" {
+				r.Field = &framework.Field{Path: p.Field}
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	r := &framework.Result{Message: err.Error(), Severity: framework.Error}
+	var ie *itemError
+	if errors.As(err, &ie) {
+		r.ResourceRef = &yaml.ResourceIdentifier{
+			TypeMeta: yaml.TypeMeta{APIVersion: ie.item.GetApiVersion(), Kind: ie.item.GetKind()},
+			NameMeta: yaml.NameMeta{Name: ie.item.GetName(), Namespace: ie.item.GetNamespace()},
+		}
+		if p := ie.item.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
+			r.File = &framework.File{Path: p}
+		}
+	}
+	return []*framework.Result{r}
+}

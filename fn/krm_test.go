@@ -1,0 +1,76 @@
+package fn
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func runKRM(t *testing.T, dir string, input []byte) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	f := &Function{Dir: dir}
+	err := f.Run(bytes.NewReader(input), &out)
+	return out.String(), err
+}
+
+// TestKRMGolden: testdata/krm/<case>/input.yaml is a ResourceList run in
+// that folder; expected.yaml is the output ResourceList. Cases named
+// error-* must fail (and still write the ResourceList with results).
+func TestKRMGolden(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/krm/*")
+	if len(dirs) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := runKRM(t, dir, in)
+			if wantErr := strings.HasPrefix(filepath.Base(dir), "error-"); wantErr != (err != nil) {
+				t.Fatalf("error = %v, want error: %v\n%s", err, wantErr, got)
+			}
+			file := filepath.Join(dir, "expected.yaml")
+			if *update {
+				os.WriteFile(file, []byte(got), 0o644)
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test ./fn -run TestKRMGolden -update, then review)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestKRMIdempotent: running the function on its own output replaces the
+// generated objects instead of duplicating them, and changes nothing.
+func TestKRMIdempotent(t *testing.T) {
+	for _, c := range []string{"framework-render", "configmap", "instance"} {
+		dir := filepath.Join("testdata/krm", c)
+		in, _ := os.ReadFile(filepath.Join(dir, "input.yaml"))
+		first, err := runKRM(t, dir, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := runKRM(t, dir, []byte(first))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(first, second); diff != "" {
+			t.Errorf("%s: second run changed the output (-first +second):\n%s", c, diff)
+		}
+	}
+}

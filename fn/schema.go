@@ -1,0 +1,9 @@
+package fn
+
+import _ "embed"
+
+//go:embed schema.json
+var schema []byte
+
+// Schema returns the JSON schema (2020-12) of the FrameworkRender.
+func Schema() []byte { return schema }
