@@ -36,7 +36,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout))
+	root.AddCommand(newRender(stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(stdout, stderr))
 	return root
 }
 

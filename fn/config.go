@@ -106,6 +106,8 @@ type Config struct {
 	root *yaml.Node
 	// krm is set for a KRM functionConfig: paths must stay inside Dir.
 	krm bool
+	// plugin defers the name check: Argo CD gives the name.
+	plugin bool
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -136,6 +138,18 @@ func LoadFile(path string) (*Config, error) {
 	return Parse(filepath.Base(path), filepath.Dir(path), data)
 }
 
+// LoadPluginFile reads the FunctionConfig of an Argo CD application:
+// the instance name may come from ARGOCD_APP_NAME, so it is checked later
+// by Check.
+func LoadPluginFile(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read FunctionConfig: %w", err)
+	}
+	c := &Config{plugin: true}
+	return c, c.parse(filepath.Base(path), filepath.Dir(path), data)
+}
+
 // Parse decodes a FunctionConfig; name is used in messages, dir is the
 // folder that framework paths are relative to.
 func Parse(name, dir string, data []byte) (*Config, error) {
@@ -143,8 +157,16 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 }
 
 func parse(name, dir string, data []byte, krm bool) (*Config, error) {
+	c := &Config{krm: krm}
+	if err := c.parse(name, dir, data); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Config) parse(name, dir string, data []byte) error {
 	var p strictyaml.Problems
-	c := &Config{Dir: dir, File: name, krm: krm}
+	c.Dir, c.File = dir, name
 	n := strictyaml.Parse(name, data, &p)
 	c.root = n
 	if n != nil {
@@ -152,9 +174,9 @@ func parse(name, dir string, data []byte, krm bool) (*Config, error) {
 		c.validate(&p)
 	}
 	if len(p.List) > 0 {
-		return nil, &ConfigError{File: name, Problems: p.List}
+		return &ConfigError{File: name, Problems: p.List}
 	}
-	return c, nil
+	return nil
 }
 
 func (c *Config) validate(p *strictyaml.Problems) {
@@ -164,8 +186,9 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if c.Kind != Kind {
 		p.Add(c.File, strictyaml.LineOf(c.root, "kind"), "kind", "must be %s, got %q", Kind, c.Kind)
 	}
-	if c.instancesOnly() {
-		// a KRM functionConfig that only maps Instance objects to packages
+	if c.instancesOnly() || c.plugin {
+		// a KRM functionConfig that only maps Instance objects to
+		// packages, or a plugin config whose name comes from Argo CD
 	} else if c.Metadata.Name == "" {
 		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
 	}
@@ -231,11 +254,20 @@ type Sources struct {
 // Request loads the framework (with its extends chain) and builds the
 // engine request.
 func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, error) {
-	opts := c.extendOptions(src)
-	res, err := extend.Load(ctx, c.Location(), opts)
+	res, err := c.Load(ctx, src)
 	if err != nil {
 		return engine.Request{}, err
 	}
+	return c.RequestFor(res)
+}
+
+// Load loads the framework of the config with its extends chain.
+func (c *Config) Load(ctx context.Context, src Sources) (*extend.Result, error) {
+	return extend.Load(ctx, c.Location(), c.extendOptions(src))
+}
+
+// RequestFor builds the engine request for a framework loaded by Load.
+func (c *Config) RequestFor(res *extend.Result) (engine.Request, error) {
 	return c.request(res, c.Metadata.Name, c.Metadata.Namespace, nil)
 }
 
@@ -302,8 +334,10 @@ func StringNode(s string) Node {
 	return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 }
 
-// Check validates the config again, after flags changed it.
+// Check validates the config again, after flags or the environment
+// changed it.
 func (c *Config) Check() error {
+	c.plugin = false
 	var p strictyaml.Problems
 	c.validate(&p)
 	if len(p.List) > 0 {

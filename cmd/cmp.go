@@ -1,0 +1,105 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// newCMP is the Argo CD config-management plugin: `cmp generate` and
+// `cmp parameters`, run by the sidecar in the application's folder.
+func newCMP(stdout, stderr io.Writer) *cobra.Command {
+	var file string
+	c := &cobra.Command{
+		Use:   "cmp",
+		Short: "Argo CD config-management plugin commands (see deploy/argocd)",
+	}
+	c.PersistentFlags().StringVarP(&file, "config", "f", fn.ConfigFileName, "FunctionConfig in the working directory")
+	generate := &cobra.Command{
+		Use:   "generate",
+		Short: "Print the manifests of the application: nothing on stdout and exit 1 on any error",
+		Long: `Render the FunctionConfig of the application's folder for Argo CD.
+
+ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE are the defaults of the instance
+name and namespace. ARGOCD_ENV_<NAME> (the Application's plugin env) sets a
+package parameter, PLAN or TARGET. Plugin parameters come from
+ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a map
+named params, or any package parameter by name.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cfg, res, err := cmpConfig(file, stderr, true)
+			if err != nil {
+				return err
+			}
+			req, err := cfg.RequestFor(res)
+			if err != nil {
+				return err
+			}
+			objs, err := engine.Render(req)
+			if err != nil {
+				return err
+			}
+			data, err := object.Stream(objs)
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(data)
+			return err
+		},
+	}
+	parameters := &cobra.Command{
+		Use:   "parameters",
+		Short: "Announce the package's parameters to Argo CD (JSON)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, res, err := cmpConfig(file, stderr, false)
+			if err != nil {
+				return err
+			}
+			data, err := json.MarshalIndent(fn.Announce(res.Bundle), "", "  ")
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(append(data, '\n'))
+			return err
+		},
+	}
+	c.AddCommand(generate, parameters)
+	return c
+}
+
+// cmpConfig reads the config, loads its framework and applies Argo CD's
+// environment.
+func cmpConfig(file string, stderr io.Writer, check bool) (*fn.Config, *extend.Result, error) {
+	if filepath.IsAbs(file) {
+		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
+	}
+	cfg, err := fn.LoadPluginFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := cfg.Load(context.Background(), sources(stderr))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.ApplyArgoEnv(os.Environ(), res.Bundle); err != nil {
+		return nil, nil, err
+	}
+	if !check {
+		return cfg, res, nil
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, nil, err
+	}
+	return cfg, res, nil
+}
