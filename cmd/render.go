@@ -12,6 +12,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/gitops"
 	"github.com/kudo-render/kudo-render/object"
 )
 
@@ -45,6 +46,20 @@ status is 1.`,
 			if err != nil {
 				return err
 			}
+			if req.Target == gitops.Flux {
+				if f.outDir == "" {
+					return fmt.Errorf("--target flux writes a folder tree: give -o DIR")
+				}
+				items, err := engine.RenderItems(req)
+				if err != nil {
+					return err
+				}
+				files, err := gitops.WriteFlux(items, gitops.FluxOptions{Name: req.Instance.Name})
+				if err != nil {
+					return err
+				}
+				return writeFiles(f.outDir, files)
+			}
 			objs, err := engine.Render(req)
 			if err != nil {
 				return err
@@ -64,7 +79,7 @@ status is 1.`,
 	c.Flags().StringVarP(&f.namespace, "namespace", "n", "", "instance namespace (overrides metadata.namespace)")
 	c.Flags().StringArrayVar(&f.plans, "plan", nil, "plan to render, repeatable (overrides spec.plans; default deploy)")
 	c.Flags().StringArrayVarP(&f.params, "param", "p", nil, "parameter KEY=VALUE, repeatable (overrides spec.params)")
-	c.Flags().StringVar(&f.target, "target", "", "argocd or plain (overrides spec.target)")
+	c.Flags().StringVar(&f.target, "target", "", "argocd, plain or flux (overrides spec.target; flux needs -o DIR)")
 	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "write one file per object into this folder instead of stdout")
 	return c
 }
@@ -120,7 +135,6 @@ func configFor(arg string, f renderFlags) (*fn.Config, error) {
 // after the whole render succeeded.
 func writeDir(dir string, objs []*object.Object) error {
 	files := map[string][]byte{}
-	names := make([]string, 0, len(objs))
 	for _, o := range objs {
 		data, err := o.Marshal()
 		if err != nil {
@@ -131,13 +145,18 @@ func writeDir(dir string, objs []*object.Object) error {
 			name = strings.ToLower(o.Kind()) + "_" + o.Namespace() + "_" + o.Name() + ".yaml"
 		}
 		files[name] = data
-		names = append(names, name)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, n := range names {
-		if err := os.WriteFile(filepath.Join(dir, n), files[n], 0o644); err != nil {
+	return writeFiles(dir, files)
+}
+
+// writeFiles writes files (slash paths relative to dir), creating folders.
+func writeFiles(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			return err
 		}
 	}

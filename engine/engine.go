@@ -60,6 +60,20 @@ type item struct {
 // Render renders every request and returns the objects of all of them in
 // output order. Manifests of common/ appear once per framework.
 func Render(reqs ...Request) ([]*object.Object, error) {
+	items, err := RenderItems(reqs...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*object.Object, len(items))
+	for i, it := range items {
+		out[i] = it.Obj
+	}
+	return out, nil
+}
+
+// RenderItems is Render keeping each object's wave and hook flag, for
+// adapters that lay the output out by wave (Flux).
+func RenderItems(reqs ...Request) ([]gitops.Item, error) {
 	var items []item
 	commonSeen := map[string]bool{}
 	for _, req := range reqs {
@@ -90,11 +104,7 @@ func Render(reqs ...Request) ([]*object.Object, error) {
 	}
 	gitops.Annotate(gi, target)
 	gitops.Sort(gi)
-	out := make([]*object.Object, len(gi))
-	for i, g := range gi {
-		out[i] = g.Obj
-	}
-	return out, nil
+	return gi, nil
 }
 
 func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {

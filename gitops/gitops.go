@@ -18,6 +18,9 @@ type Target string
 const (
 	ArgoCD Target = "argocd"
 	Plain  Target = "plain"
+	// Flux lays the output out in one folder per wave with Flux
+	// Kustomizations chained by dependsOn (see WriteFlux).
+	Flux Target = "flux"
 )
 
 // ParseTarget checks a target name; empty means ArgoCD.
@@ -25,10 +28,10 @@ func ParseTarget(s string) (Target, error) {
 	switch Target(s) {
 	case "", ArgoCD:
 		return ArgoCD, nil
-	case Plain:
-		return Plain, nil
+	case Plain, Flux:
+		return Target(s), nil
 	}
-	return "", fmt.Errorf("unknown target %q (want argocd or plain)", s)
+	return "", fmt.Errorf("unknown target %q (want argocd, plain or flux)", s)
 }
 
 // Argo CD annotation keys.
@@ -49,8 +52,20 @@ type Item struct {
 	ServerSideApply bool
 }
 
+// AnnFluxForce makes Flux recreate an object it cannot patch (Jobs).
+const AnnFluxForce = "kustomize.toolkit.fluxcd.io/force"
+
 // Annotate writes the target's annotations.
 func Annotate(items []Item, target Target) {
+	if target == Flux {
+		// Run-once Jobs are immutable: let Flux recreate them on change.
+		for _, it := range items {
+			if it.Hook {
+				object.SetStrings(it.Obj.Map, map[string]string{AnnFluxForce: "enabled"}, "metadata", "annotations")
+			}
+		}
+		return
+	}
 	if target != ArgoCD {
 		return
 	}
