@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"path/filepath"
+
+	"github.com/kudo-render/kudo-render/fn"
 	"strings"
 	"testing"
 )
@@ -23,7 +25,11 @@ func TestExamples(t *testing.T) {
 			if !strings.Contains(out, "kind: ") {
 				t.Errorf("render printed no objects")
 			}
-			vout, _, err := run("verify", dir)
+			cfg, err := fn.LoadFile(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vout, _, err := run("verify", cfg.Location().Dir)
 			if err != nil {
 				t.Fatalf("verify: %v", err)
 			}
