@@ -41,7 +41,7 @@ named params, or any package parameter by name.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.RequestFor(res)
+			req, err := cfg.RequestFor(context.Background(), sources(stderr), res)
 			if err != nil {
 				return err
 			}

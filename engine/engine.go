@@ -33,7 +33,14 @@ type Request struct {
 	Source string
 	// Origin lists the git sources of the chain (url@commit:path).
 	Origin string
+	// Dependencies resolves the packages of KudoOperator tasks; nil makes
+	// them an error.
+	Dependencies DependencyResolver
 }
+
+// DependencyResolver loads the package a KudoOperator task names, and
+// returns the resolver for that package's own dependencies.
+type DependencyResolver func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error)
 
 // Error is a render failure of one instance.
 type Error struct {
@@ -123,11 +130,19 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 	if err != nil {
 		return nil, err
 	}
-	invs, err := plan.Schedule(b, plans, values, plan.Options{Instance: req.Instance.Name, PipeNames: req.PipeNames})
+	top := &plan.Unit{Bundle: b, Instance: req.Instance.Name, Values: values}
+	units := map[*plan.Unit]*unit{top: {r: render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage}), resolver: req.Dependencies}}
+	opts := plan.Options{Instance: req.Instance.Name, PipeNames: req.PipeNames}
+	if req.Dependencies != nil {
+		opts.Dependency = func(parent *plan.Unit, t *bundle.Task) (*plan.Unit, error) {
+			return dependency(units, parent, t, req)
+		}
+	}
+	invs, err := plan.ScheduleUnit(top, plans, opts)
 	if err != nil {
 		return nil, err
 	}
-	r := render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage})
+	r := units[top].r
 	source := req.Source
 	if source == "" {
 		source = b.ID()
@@ -162,12 +177,16 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 	state := plan.NewState()
 	for _, inv := range invs {
 		step := render.Step{Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step, Task: inv.Task.Name, Pipes: inv.Pipes}
+		ur := r
+		if u := units[inv.Unit]; u != nil {
+			ur = u.r
+		}
 		var objs []render.Rendered
 		switch inv.Action {
 		case plan.Pipe:
-			objs, err = r.Pipe(step, inv.Task)
+			objs, err = ur.Pipe(step, inv.Task)
 		default:
-			objs, err = r.Task(step, inv.Task)
+			objs, err = ur.Task(step, inv.Task)
 		}
 		if err != nil {
 			return nil, err
@@ -188,7 +207,7 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 		}
 	}
 	for _, e := range state.Entries() {
-		items = append(items, item{
+		it := item{
 			obj: e.Obj, wave: e.Wave, hook: e.Hook, ssa: ssa,
 			meta: enhance.Meta{
 				OperatorName: b.Name, OperatorVersion: b.Version,
@@ -196,7 +215,54 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 				Plan: e.Inv.Plan, Phase: e.Inv.Phase, Step: e.Inv.Step,
 				Source: source, Origin: req.Origin, Template: e.Template,
 			},
-		})
+		}
+		if u := e.Inv.Unit; u != nil && u != top {
+			// an object of a dependency: its own operator and instance
+			it.meta.OperatorName, it.meta.OperatorVersion = u.Bundle.Name, u.Bundle.Version
+			it.meta.Instance, it.meta.Source, it.meta.Origin = u.Instance, u.Bundle.ID(), ""
+			it.ssa = u.Bundle.Format == bundle.FormatFramework
+			if req.ServerSideApply != nil {
+				it.ssa = *req.ServerSideApply
+			}
+		}
+		items = append(items, it)
 	}
 	return items, nil
+}
+
+// unit is how one instance is rendered.
+type unit struct {
+	r        *render.Renderer
+	resolver DependencyResolver
+}
+
+// dependency resolves a KudoOperator task: the package, the instance name
+// (instanceName, or <parent>-<operator> as KUDO names it) and the
+// parameters from the parameter file, rendered with the parent's
+// variables.
+func dependency(units map[*plan.Unit]*unit, parent *plan.Unit, t *bundle.Task, req Request) (*plan.Unit, error) {
+	pu := units[parent]
+	if pu == nil || pu.resolver == nil {
+		return nil, fmt.Errorf("cannot resolve package %q", t.Operator.Package)
+	}
+	b, resolver, err := pu.resolver(t)
+	if err != nil {
+		return nil, err
+	}
+	name := t.Operator.InstanceName
+	if name == "" {
+		name = parent.Instance + "-" + b.Name
+	}
+	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
+	if err != nil {
+		return nil, err
+	}
+	values, err := params.Resolve(b.Params, raw)
+	if err != nil {
+		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)
+	}
+	child := &plan.Unit{Bundle: b, Instance: name, Values: values, Parent: parent}
+	inst := render.Instance{Name: name, Namespace: req.Instance.Namespace}
+	units[child] = &unit{r: render.New(b, values, inst, render.Options{PublisherImage: req.PublisherImage}), resolver: resolver}
+	return child, nil
 }

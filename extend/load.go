@@ -80,6 +80,8 @@ type Layer struct {
 // Result is a loaded bundle with its extension chain merged.
 type Result struct {
 	Bundle *bundle.Bundle
+	// Location is where the bundle asked for is.
+	Location Location
 	// Chain lists the bundles, the one asked for first, then its base,
 	// its base's base...
 	Chain []Layer
@@ -136,7 +138,7 @@ func load(ctx context.Context, loc Location, opts Options, chain []string, top b
 		ext = opts.Base
 	}
 	if ext == nil {
-		return &Result{Bundle: b, Chain: []Layer{layer}}, nil
+		return &Result{Bundle: b, Location: loc, Chain: []Layer{layer}}, nil
 	}
 	chain = append(chain, op.ID)
 	baseLoc, err := locate(ctx, loc, ext, opts)
@@ -151,7 +153,7 @@ func load(ctx context.Context, loc Location, opts Options, chain []string, top b
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Bundle: merged, Chain: append([]Layer{layer}, baseRes.Chain...)}, nil
+	return &Result{Bundle: merged, Location: loc, Chain: append([]Layer{layer}, baseRes.Chain...)}, nil
 }
 
 func displayName(loc Location) string {
@@ -212,6 +214,11 @@ func openDir(dir string) (Opened, error) {
 	return Opened{FS: root.FS(), ID: abs, Close: func() { root.Close() }}, nil
 }
 
+// Locate finds the bundle that ext names, relative to the bundle at loc.
+func Locate(ctx context.Context, loc Location, ext *bundle.Extends, opts Options) (Location, error) {
+	return locate(ctx, loc, ext, opts)
+}
+
 // locate finds the base a bundle at loc extends.
 func locate(ctx context.Context, loc Location, ext *bundle.Extends, opts Options) (Location, error) {
 	set := 0
@@ -256,13 +263,13 @@ func Find(ctx context.Context, framework, version string, opts Options) (Locatio
 }
 
 func findInRepositories(ctx context.Context, k *bundle.ExtendsKudo, opts Options) (Location, error) {
-	if k.Framework == "" || k.Version == "" {
-		return Location{}, errors.New("extends.kudo needs framework and version")
+	if k.Framework == "" {
+		return Location{}, errors.New("extends.kudo needs a framework name")
 	}
 	if len(opts.Repositories) == 0 {
-		return Location{}, fmt.Errorf("extends kudo framework %s version %s, but the FunctionConfig names no spec.repositories", k.Framework, k.Version)
+		return Location{}, fmt.Errorf("framework %s version %s: the FunctionConfig names no spec.repositories to look it up in", k.Framework, k.Version)
 	}
-	if bundle.CheckRef(k.Framework) != nil || bundle.CheckRef(k.Version) != nil || strings.Contains(k.Framework+k.Version, "/") {
+	if bundle.CheckRef(k.Framework) != nil || (k.Version != "" && bundle.CheckRef(k.Version) != nil) || strings.Contains(k.Framework+k.Version, "/") {
 		return Location{}, fmt.Errorf("extends.kudo: invalid framework %q or version %q", k.Framework, k.Version)
 	}
 	var looked []string
@@ -295,8 +302,14 @@ func findInRepositories(ctx context.Context, k *bundle.ExtendsKudo, opts Options
 			return Location{}, fmt.Errorf("repository %q has neither git nor path", r.Name)
 		}
 		looked = append(looked, r.Name)
-		for _, dir := range []string{k.Framework + "/" + k.Version, k.Framework} {
-			if v, ok := versionAt(root.FS, dir); ok && (dir != k.Framework || v == k.Version) {
+		dirs := []string{k.Framework}
+		if k.Version != "" {
+			dirs = []string{k.Framework + "/" + k.Version, k.Framework}
+		}
+		for _, dir := range dirs {
+			// <framework>/<version>/, or <framework>/ with that version
+			// (any version when none is asked for)
+			if v, ok := versionAt(root.FS, dir); ok && (dir != k.Framework || k.Version == "" || v == k.Version) {
 				root.close()
 				return sub(rootLoc, dir), nil
 			}

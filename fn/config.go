@@ -258,7 +258,7 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 	if err != nil {
 		return engine.Request{}, err
 	}
-	return c.RequestFor(res)
+	return c.RequestFor(ctx, src, res)
 }
 
 // Load loads the framework of the config with its extends chain.
@@ -267,8 +267,13 @@ func (c *Config) Load(ctx context.Context, src Sources) (*extend.Result, error) 
 }
 
 // RequestFor builds the engine request for a framework loaded by Load.
-func (c *Config) RequestFor(res *extend.Result) (engine.Request, error) {
-	return c.request(res, c.Metadata.Name, c.Metadata.Namespace, nil)
+func (c *Config) RequestFor(ctx context.Context, src Sources, res *extend.Result) (engine.Request, error) {
+	req, err := c.request(res, c.Metadata.Name, c.Metadata.Namespace, nil)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	req.Dependencies = c.dependencies(ctx, src, res.Location, []string{res.Chain[0].Location})
+	return req, nil
 }
 
 func (c *Config) extendOptions(src Sources) extend.Options {

@@ -330,7 +330,12 @@ func (f *Function) instanceRequest(ctx context.Context, cfg *Config, inst *yaml.
 			values[k] = v
 		}
 	}
-	return cfg.request(res, o.Name(), o.Namespace(), values)
+	req, err := cfg.request(res, o.Name(), o.Namespace(), values)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	req.Dependencies = cfg.dependencies(ctx, f.Sources, res.Location, []string{res.Chain[0].Location})
+	return req, nil
 }
 
 var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)

@@ -33,7 +33,26 @@ type Invocation struct {
 	// Toggled is set for invocations taken from plans that are not
 	// rendered, because their Toggle parameter is true.
 	Toggled bool
+	// Unit is the instance the task belongs to: the one rendered, or a
+	// dependency installed by a KudoOperator task.
+	Unit *Unit
 }
+
+// Unit is one instance being rendered.
+type Unit struct {
+	Bundle   *bundle.Bundle
+	Instance string
+	Values   params.Values
+	// Parent is the unit whose KudoOperator task installs this one.
+	Parent *Unit
+}
+
+// MaxDependencyDepth caps nested KudoOperator tasks.
+const MaxDependencyDepth = 8
+
+// Dependency resolves the KudoOperator task t of parent into the unit it
+// installs.
+type Dependency func(parent *Unit, t *bundle.Task) (*Unit, error)
 
 // Where names the invocation in messages: plan.phase.step.task.
 func (inv *Invocation) Where() string {
@@ -47,6 +66,11 @@ type Options struct {
 	// PipeNames maps pipe keys to existing Secret/ConfigMap names. A Pipe
 	// task whose keys are all mapped is not run.
 	PipeNames map[string]string
+	// Dependency resolves KudoOperator tasks. Without it they are an
+	// error. A dependency's deploy plan is nested in the parent's step:
+	// its own order is kept and the parent's later steps come after all
+	// of it.
+	Dependency Dependency
 }
 
 // Error is a scheduling problem in a task or plan.
@@ -60,35 +84,52 @@ func (e *Error) Error() string { return e.Where + ": " + e.Msg }
 // Schedule lists the task invocations of plans (rendered in that order),
 // followed by the Toggle tasks of other plans whose parameter is true.
 func Schedule(b *bundle.Bundle, plans []string, values params.Values, opts Options) ([]*Invocation, error) {
+	return ScheduleUnit(&Unit{Bundle: b, Instance: opts.Instance, Values: values}, plans, opts)
+}
+
+// ScheduleUnit is Schedule for a unit the caller keeps (invocations point
+// at it).
+func ScheduleUnit(u *Unit, plans []string, opts Options) ([]*Invocation, error) {
+	out, _, err := schedule(u, plans, 0, opts)
+	return out, err
+}
+
+// schedule walks the plans of one unit from wave start; it returns the
+// invocations and the first wave after all of them.
+func schedule(u *Unit, plans []string, start int, opts Options) ([]*Invocation, int, error) {
 	var out []*Invocation
-	next := 0
+	next := start
 	rendered := map[string]bool{}
 	for _, name := range plans {
-		pl := b.Plan(name)
+		pl := u.Bundle.Plan(name)
 		if pl == nil {
-			return nil, &Error{Where: name, Msg: fmt.Sprintf("plan is not defined (plans: %s)", strings.Join(planNames(b), ", "))}
+			return nil, 0, &Error{Where: name, Msg: fmt.Sprintf("plan is not defined (plans: %s)", strings.Join(planNames(u.Bundle), ", "))}
 		}
 		rendered[name] = true
-		invs, end, err := walk(b, pl, next, values, opts, false)
+		invs, end, err := walk(u, pl, next, opts, false)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, invs...)
 		next = end
 	}
 	// Toggle state from plans that are not rendered: each such plan starts
 	// right after the rendered plans.
-	for _, pl := range b.Plans {
+	last := next
+	for _, pl := range u.Bundle.Plans {
 		if rendered[pl.Name] {
 			continue
 		}
-		invs, _, err := walk(b, pl, next, values, opts, true)
+		invs, end, err := walk(u, pl, next, opts, true)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, invs...)
+		if len(invs) > 0 {
+			last = max(last, end)
+		}
 	}
-	return out, nil
+	return out, last, nil
 }
 
 func planNames(b *bundle.Bundle) []string {
@@ -102,8 +143,9 @@ func planNames(b *bundle.Bundle) []string {
 // walk assigns waves to the steps of one plan, starting at start. It
 // returns the invocations and the first wave after the plan. With
 // togglesOnly, only Toggle tasks whose parameter is true are returned.
-func walk(b *bundle.Bundle, pl *bundle.Plan, start int, values params.Values, opts Options, togglesOnly bool) ([]*Invocation, int, error) {
-	pipes, err := pipesMap(b, pl, opts)
+func walk(u *Unit, pl *bundle.Plan, start int, opts Options, togglesOnly bool) ([]*Invocation, int, error) {
+	b := u.Bundle
+	pipes, err := pipesMap(b, pl, Options{Instance: u.Instance, PipeNames: opts.PipeNames})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -114,6 +156,7 @@ func walk(b *bundle.Bundle, pl *bundle.Plan, start int, values params.Values, op
 		wave := phaseStart
 		phaseEnd := phaseStart
 		for _, st := range ph.Steps {
+			stepEnd := wave + 1
 			for _, tn := range st.Tasks {
 				t := b.Task(tn)
 				if t == nil {
@@ -122,8 +165,17 @@ func walk(b *bundle.Bundle, pl *bundle.Plan, start int, values params.Values, op
 				if togglesOnly && (t.Kind != bundle.KindToggle || st.Delete) {
 					continue
 				}
-				inv := &Invocation{Plan: pl.Name, Phase: ph.Name, Step: st.Name, Task: t, Wave: wave, Pipes: pipes, Toggled: togglesOnly}
-				keep, err := decide(inv, st, values, opts)
+				inv := &Invocation{Plan: pl.Name, Phase: ph.Name, Step: st.Name, Task: t, Wave: wave, Pipes: pipes, Toggled: togglesOnly, Unit: u}
+				if t.Kind == bundle.KindKudoOperator && !st.Delete {
+					deps, depEnd, err := dependency(inv, opts)
+					if err != nil {
+						return nil, 0, err
+					}
+					out = append(out, deps...)
+					stepEnd = max(stepEnd, depEnd)
+					continue
+				}
+				keep, err := decide(inv, st, u.Values, opts)
 				if err != nil {
 					return nil, 0, err
 				}
@@ -131,9 +183,9 @@ func walk(b *bundle.Bundle, pl *bundle.Plan, start int, values params.Values, op
 					out = append(out, inv)
 				}
 			}
-			phaseEnd = max(phaseEnd, wave+1)
+			phaseEnd = max(phaseEnd, stepEnd)
 			if ph.Strategy == bundle.StrategySerial {
-				wave++
+				wave = stepEnd
 			}
 		}
 		end = max(end, phaseEnd)
@@ -142,6 +194,35 @@ func walk(b *bundle.Bundle, pl *bundle.Plan, start int, values params.Values, op
 		}
 	}
 	return out, end, nil
+}
+
+// dependency schedules the deploy plan of the instance a KudoOperator
+// task installs, starting in the task's wave.
+func dependency(inv *Invocation, opts Options) ([]*Invocation, int, error) {
+	t := inv.Task
+	if t.Operator == nil || t.Operator.Package == "" {
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q has no package", t.Name)}
+	}
+	if opts.Dependency == nil {
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q: operator dependencies need a repository or a package path to resolve %q", t.Name, t.Operator.Package)}
+	}
+	depth := 0
+	for p := inv.Unit; p != nil; p = p.Parent {
+		depth++
+	}
+	if depth > MaxDependencyDepth {
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q: dependencies nested deeper than %d", t.Name, MaxDependencyDepth)}
+	}
+	child, err := opts.Dependency(inv.Unit, t)
+	if err != nil {
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q: %v", t.Name, err)}
+	}
+	child.Parent = inv.Unit
+	invs, end, err := schedule(child, []string{"deploy"}, inv.Wave, opts)
+	if err != nil {
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q (instance %q of %s): %v", t.Name, child.Instance, child.Bundle.ID(), err)}
+	}
+	return invs, end, nil
 }
 
 // decide sets the invocation's action; it reports false for tasks that
@@ -189,8 +270,6 @@ func decide(inv *Invocation, st *bundle.Step, values params.Values, opts Options
 			return false, &Error{Where: inv.Where(), Msg: fmt.Sprintf("Pipe task %q: either map all of its keys to existing objects in spec.pipes or none", t.Name)}
 		}
 		inv.Action = Pipe
-	case bundle.KindKudoOperator:
-		return false, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q: KudoOperator tasks (operator dependencies) are not supported yet", t.Name)}
 	default:
 		return false, &Error{Where: inv.Where(), Msg: fmt.Sprintf("task %q has unknown kind %q", t.Name, t.Kind)}
 	}

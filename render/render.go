@@ -1,7 +1,10 @@
 package render
 
 import (
+	"go.yaml.in/yaml/v3"
+
 	"fmt"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"maps"
 	"slices"
 	"strings"
@@ -172,4 +175,55 @@ func (r *Renderer) fail(s Step, err error) error {
 
 func sortedKeys(m map[string][]byte) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// ParameterFile renders the parameter file of a KudoOperator task with
+// the instance's variables (no plan, phase, step or pipes, as in KUDO)
+// and reads it as a map of parameter values. An empty name gives no
+// values.
+func (r *Renderer) ParameterFile(name string) (map[string]any, error) {
+	if name == "" {
+		return map[string]any{}, nil
+	}
+	src, ok := r.b.Templates[name]
+	if !ok {
+		return nil, fmt.Errorf("parameter file %q is not in templates/", name)
+	}
+	vars := map[string]any{
+		"OperatorName":    r.b.Name,
+		"OperatorVersion": r.b.Version,
+		"AppVersion":      r.b.AppVersion,
+		"Name":            r.inst.Name,
+		"Namespace":       r.inst.Namespace,
+		"Params":          map[string]any(r.params),
+	}
+	path := bundle.TemplatePath(name)
+	t, err := r.template(path, src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := t.Execute(vars)
+	if err != nil {
+		return nil, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(out.Text, &n); err != nil {
+		return nil, &tmpl.Error{Template: path, Msg: "parameter file is not YAML after rendering: " + err.Error()}
+	}
+	values := map[string]any{}
+	if len(n.Content) == 0 {
+		return values, nil
+	}
+	m := n.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return nil, &tmpl.Error{Template: path, Line: out.SourceLine(m.Line), Msg: "a parameter file is a mapping of parameter name to value"}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		v, err := strictyaml.Value(m.Content[i+1])
+		if err != nil {
+			return nil, &tmpl.Error{Template: path, Line: out.SourceLine(m.Content[i].Line), Msg: err.Error()}
+		}
+		values[m.Content[i].Value] = v
+	}
+	return values, nil
 }

@@ -1,0 +1,105 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/testcorpus"
+)
+
+// TestKudoOperatorDependencies renders a package whose deploy plan installs
+// zookeeper and then kafka (from the corpus, used as a repository) with
+// KudoOperator tasks: each dependency's deploy plan keeps its own order,
+// and the parent's later steps come after all of it.
+func TestKudoOperatorDependencies(t *testing.T) {
+	corpus := filepath.Join(testcorpus.Dir(t), "kudo-operators")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "render.yaml")
+	os.WriteFile(cfg, []byte(`apiVersion: kudorender.dev/v1alpha1
+kind: FrameworkRender
+metadata: {name: s, namespace: data}
+spec:
+  framework: {path: `+mustAbs(t, "testdata/deps/streaming")+`}
+  repositories:
+    - name: corpus
+      path: `+corpus+`
+`), 0o644)
+	out, _, err := run("render", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wave := func(marker string) string {
+		doc := objectDoc(out, marker)
+		for _, l := range strings.Split(doc, "\n") {
+			if strings.Contains(l, "argocd.argoproj.io/sync-wave:") {
+				return strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "argocd.argoproj.io/sync-wave:")), `"`)
+			}
+		}
+		t.Fatalf("no object %q", marker)
+		return ""
+	}
+	for marker, want := range map[string]string{
+		"name: s-zookeeper-zookeeper\n":                  "0", // zookeeper's parallel phase
+		"name: s-zookeeper-validation\n":                 "1", // its validation step
+		"name: s-kafka-generate-tls-certificates-pipe\n": "3", // kafka after zookeeper's cleanup step
+		"name: s-kafka-kafka\n":                          "6",
+		"name: s-app\n":                                  "8", // the parent's next phase after kafka's addons
+	} {
+		if got := wave(marker); got != want {
+			t.Errorf("%s: wave %s, want %s", strings.TrimSpace(marker), got, want)
+		}
+	}
+	if !strings.Contains(out, "zookeeper.connect=s-zookeeper-zookeeper-0.s-zookeeper-hs:2181/s-kafka") {
+		t.Error("kafka's parameter file (rendered with the parent's variables) was not applied")
+	}
+	if !strings.Contains(objectDoc(out, "name: s-kafka-kafka\n"), "kudo.dev/operator: kafka") {
+		t.Error("dependency objects must carry their own operator label")
+	}
+}
+
+func TestKudoOperatorErrors(t *testing.T) {
+	corpus := filepath.Join(testcorpus.Dir(t), "kudo-operators")
+	for name, tc := range map[string]struct {
+		operator string
+		want     string
+	}{
+		"WrongVersion":    {"package: zookeeper\n      operatorVersion: 9.9.9", "framework zookeeper version 9.9.9 not found"},
+		"WrongAppVersion": {"package: zookeeper\n      appVersion: 1.0.0", "has appVersion 3.6.2, the task asks for 1.0.0"},
+		"Cycle":           {"package: ./", "dependency cycle"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "operator.yaml"), []byte(`apiVersion: kudo.dev/v1beta1
+name: loop
+operatorVersion: 1.0.0
+kubernetesVersion: 1.20.0
+tasks:
+  - name: dep
+    kind: KudoOperator
+    spec:
+      `+tc.operator+`
+plans:
+  deploy:
+    strategy: serial
+    phases:
+      - {name: p, strategy: serial, steps: [{name: s, tasks: [dep]}]}
+`), 0o644)
+			cfg := filepath.Join(dir, "render.yaml")
+			os.WriteFile(cfg, []byte("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: x, namespace: y}\nspec:\n  framework: {path: .}\n  repositories: [{name: corpus, path: "+corpus+"}]\n"), 0o644)
+			out, _, err := run("render", cfg)
+			if err == nil || out != "" || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v (stdout %d bytes), want %q", err, len(out), tc.want)
+			}
+		})
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
