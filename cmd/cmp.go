@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/object"
@@ -45,11 +44,11 @@ named params, or any package parameter by name.`,
 			if err != nil {
 				return err
 			}
-			objs, err := engine.Render(req)
+			items, err := renderItems(cfg, req, stderr)
 			if err != nil {
 				return err
 			}
-			data, err := object.Stream(objs)
+			data, err := object.Stream(objects(items))
 			if err != nil {
 				return err
 			}

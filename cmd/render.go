@@ -50,7 +50,7 @@ status is 1.`,
 				if f.outDir == "" {
 					return fmt.Errorf("--target flux writes a folder tree: give -o DIR")
 				}
-				items, err := engine.RenderItems(req)
+				items, err := renderItems(cfg, req, stderr)
 				if err != nil {
 					return err
 				}
@@ -60,10 +60,11 @@ status is 1.`,
 				}
 				return writeFiles(f.outDir, files)
 			}
-			objs, err := engine.Render(req)
+			items, err := renderItems(cfg, req, stderr)
 			if err != nil {
 				return err
 			}
+			objs := objects(items)
 			if f.outDir != "" {
 				return writeDir(f.outDir, objs)
 			}
@@ -161,4 +162,18 @@ func writeFiles(dir string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// renderItems renders one request with the config's render-wide options;
+// warnings go to stderr.
+func renderItems(cfg *fn.Config, req engine.Request, stderr io.Writer) ([]gitops.Item, error) {
+	return engine.RenderWith(engine.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: warner(stderr)}, req)
+}
+
+func objects(items []gitops.Item) []*object.Object {
+	out := make([]*object.Object, len(items))
+	for i, it := range items {
+		out[i] = it.Obj
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/params"
 	"github.com/kudo-render/kudo-render/plan"
+	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/render"
 )
 
@@ -81,6 +82,25 @@ func Render(reqs ...Request) ([]*object.Object, error) {
 // RenderItems is Render keeping each object's wave and hook flag, for
 // adapters that lay the output out by wave (Flux).
 func RenderItems(reqs ...Request) ([]gitops.Item, error) {
+	return RenderWith(Options{}, reqs...)
+}
+
+// Options of a render as a whole.
+type Options struct {
+	// Lookup are objects that references (getValueFrom) may read but that
+	// are not part of the output: the items of a KRM ResourceList.
+	Lookup []*object.Object
+	// FailOnSecretCopy makes copying a value out of a Secret into another
+	// kind of object an error instead of a warning.
+	FailOnSecretCopy bool
+	// Warn receives warnings; nil discards them.
+	Warn func(string)
+}
+
+// RenderWith renders every request: objects are enhanced, their
+// cross-resource references resolved, their dependencies hashed, then
+// annotated for the target and sorted.
+func RenderWith(opts Options, reqs ...Request) ([]gitops.Item, error) {
 	var items []item
 	commonSeen := map[string]bool{}
 	for _, req := range reqs {
@@ -97,6 +117,9 @@ func RenderItems(reqs ...Request) ([]gitops.Item, error) {
 	scopes := enhance.ScopesOf(objs)
 	for _, it := range items {
 		enhance.Object(it.obj, it.meta, scopes)
+	}
+	if err := refs.Resolve(objs, opts.Lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn}); err != nil {
+		return nil, fmt.Errorf("cannot resolve references: %w", err)
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
 		return nil, err

@@ -59,6 +59,10 @@ type Spec struct {
 	Pipes map[string]string `yaml:"pipes,omitempty" json:"pipes,omitempty"`
 	// PublisherImage is the kubectl image of pipe Jobs.
 	PublisherImage string `yaml:"publisherImage,omitempty" json:"publisherImage,omitempty"`
+	// FailOnSecretCopy makes copying a value out of a Secret into another
+	// kind of object (getValueFrom) an error instead of a warning: it
+	// would land in git in clear text.
+	FailOnSecretCopy bool `yaml:"failOnSecretCopy,omitempty" json:"failOnSecretCopy,omitempty"`
 	// Repositories resolve `extends: {kudo: ...}`.
 	Repositories []Repository `yaml:"repositories,omitempty" json:"repositories,omitempty"`
 	// Base replaces the framework's own `extends` (same shape), e.g. to

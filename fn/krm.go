@@ -19,6 +19,7 @@ import (
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/refs"
 )
 
 // Annotations of generated objects in the KRM function's output.
@@ -103,10 +104,46 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 		// an earlier run already replaced them. Nothing changes.
 		return rl.Items, nil
 	}
-	objs, err := engine.Render(reqs...)
+	// Input items are lookup targets of references; items that hold
+	// references themselves, and Composable objects, are resolved too.
+	var lookup, withRefs []*object.Object
+	var plain []*yaml.RNode
+	for _, it := range kept {
+		m, err := it.Map()
+		if err != nil {
+			return nil, &itemError{item: it, err: err}
+		}
+		o := object.New(m)
+		if isComposable(o) || hasReference(m) {
+			withRefs = append(withRefs, o)
+			continue
+		}
+		lookup = append(lookup, o)
+		plain = append(plain, it)
+	}
+	items, err := engine.RenderWith(engine.Options{Lookup: append(lookup, withRefs...), FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn}, reqs...)
 	if err != nil {
 		return nil, err
 	}
+	objs := make([]*object.Object, len(items))
+	for i, it := range items {
+		objs[i] = it.Obj
+	}
+	var resolvedItems []*yaml.RNode
+	if len(withRefs) > 0 {
+		resolved, err := refs.ExpandComposables(withRefs, append(lookup, objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn})
+		if err != nil {
+			return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
+		}
+		for _, o := range resolved {
+			n, err := toNode(o)
+			if err != nil {
+				return nil, err
+			}
+			resolvedItems = append(resolvedItems, n)
+		}
+	}
+	kept = append(plain, resolvedItems...)
 	owners := map[string]bool{}
 	for _, r := range reqs {
 		owners[ownerOf(r)] = true
@@ -168,17 +205,47 @@ func (f *Function) nodes(objs []*object.Object, reqs []engine.Request) ([]*yaml.
 			string(kioutil.PathAnnotation):  file,
 			string(kioutil.IndexAnnotation): "0",
 		}, "metadata", "annotations")
-		data, err := o.Marshal()
-		if err != nil {
-			return nil, err
-		}
-		n, err := yaml.Parse(string(data))
+		n, err := toNode(o)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+func toNode(o *object.Object) (*yaml.RNode, error) {
+	data, err := o.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Parse(string(data))
+}
+
+func isComposable(o *object.Object) bool {
+	return o.Kind() == refs.ComposableKind && o.Group() == refs.ComposableGroup
+}
+
+// hasReference reports whether a getValueFrom key appears anywhere in v.
+func hasReference(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		if _, ok := t["getValueFrom"]; ok {
+			return true
+		}
+		for _, x := range t {
+			if hasReference(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if hasReference(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var unsafeFile = regexp.MustCompile(`[^a-z0-9._-]+`)
