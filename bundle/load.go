@@ -20,6 +20,10 @@ const (
 	paramsFile    = "params.yaml"
 	templatesDir  = "templates"
 	commonDir     = "common"
+	// definitionsDir holds extension resource definitions.
+	definitionsDir = "definitions"
+	// paramsSchemaFile is the JSON Schema of the parameters.
+	paramsSchemaFile = "params.schema.json"
 	// BasePrefix marks a reference to the base of an extension (KEP-0012).
 	BasePrefix = "base/"
 )
@@ -58,6 +62,10 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		loadParams(fsys, b, &p)
 		b.Templates = readTree(fsys, templatesDir, &p)
 		b.Common = readTree(fsys, commonDir, &p)
+		b.Definitions = readTree(fsys, definitionsDir, &p)
+		if exists(fsys, paramsSchemaFile) {
+			b.ParamsSchema = readFile(fsys, paramsSchemaFile, &p)
+		}
 	}
 	if len(p.List) == 0 {
 		validate(b, &p)

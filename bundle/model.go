@@ -56,6 +56,15 @@ type Bundle struct {
 	Templates map[string][]byte
 	// Common holds every file below common/, keyed like Templates.
 	Common map[string][]byte
+	// Definitions holds every file below definitions/ (extension resource
+	// definitions), keyed by path relative to definitions/.
+	Definitions map[string][]byte
+	// ParamsSchema is params.schema.json, if the bundle has one.
+	ParamsSchema []byte
+	// BaseParamsSchemas are the params.schema.json of the bases of a
+	// merged extension, the immediate base last (nil entries for bases
+	// without one).
+	BaseParamsSchemas [][]byte
 }
 
 // Maintainer of a package. KEP-0009 writes maintainers as "Name <email>".

@@ -73,6 +73,18 @@ func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 		out.Common = map[string][]byte{}
 	}
 	maps.Copy(out.Common, ext.Common)
+	out.Definitions = maps.Clone(b.Definitions)
+	if out.Definitions == nil {
+		out.Definitions = map[string][]byte{}
+	}
+	maps.Copy(out.Definitions, ext.Definitions)
+	// The parameters merge, so their schemas do: kept apart for package
+	// schema to combine (base first).
+	out.ParamsSchema = ext.ParamsSchema
+	if out.ParamsSchema == nil {
+		out.ParamsSchema = b.ParamsSchema
+	}
+	out.BaseParamsSchemas = append(append([][]byte{}, b.BaseParamsSchemas...), b.ParamsSchema)
 	for k, v := range b.Templates {
 		out.Templates[base+k] = v
 	}
