@@ -58,7 +58,10 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 	default:
 		p.Add(".", 0, "", "neither %s nor %s found: not a KUDO package or framework bundle", operatorFile, frameworkFile)
 	}
-	if len(p.List) == 0 {
+	if b.Format != "" {
+		// Read every file even when the metadata file has problems, so
+		// that one run reports them all.
+		metaOK := len(p.List) == 0
 		loadParams(fsys, b, &p)
 		b.Templates = readTree(fsys, templatesDir, &p)
 		b.Common = readTree(fsys, commonDir, &p)
@@ -66,9 +69,9 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		if exists(fsys, paramsSchemaFile) {
 			b.ParamsSchema = readFile(fsys, paramsSchemaFile, &p)
 		}
-	}
-	if len(p.List) == 0 {
-		validate(b, &p)
+		if metaOK && len(p.List) == 0 {
+			validate(b, &p)
+		}
 	}
 	if len(p.List) > 0 {
 		return nil, &LoadError{Framework: cmp.Or(b.Name, name), Problems: p.List}
@@ -308,7 +311,17 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		var rp rawParam
-		if !strictyaml.Decode(paramsFile, v, &rp, p) {
+		before := len(p.List)
+		ok := strictyaml.Decode(paramsFile, v, &rp, p)
+		for _, pr := range p.List[before:] {
+			// problems inside the parameter name it
+			if pr.Field == "(top level)" || pr.Field == "" {
+				pr.Field = k.Value
+			} else {
+				pr.Field = k.Value + "." + pr.Field
+			}
+		}
+		if !ok {
 			continue
 		}
 		if rp.Name != "" && rp.Name != k.Value {

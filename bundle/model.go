@@ -48,7 +48,7 @@ type Bundle struct {
 
 	Tasks  []*Task  // in file order (KUDO) or sorted by name (KEP-0009)
 	Plans  []*Plan  // sorted by name
-	Params []*Param // in file order (KUDO) or sorted by name (KEP-0009)
+	Params []*Param // in file order
 	Groups []Group
 
 	// Templates holds every file below templates/, keyed by its path

@@ -149,9 +149,9 @@ type rawFrameworkStep struct {
 }
 
 // rawMaintainer accepts {name, email} and KEP-0009's "Name <email>".
+// It is not opaque to strictyaml: a mapping is checked for unknown fields
+// like any struct (the "Name <email>" string form has none).
 type rawMaintainer Maintainer
-
-func (*rawMaintainer) StrictYAMLOpaque() {}
 
 func (m *rawMaintainer) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {

@@ -69,10 +69,15 @@ func validate(b *Bundle, p *problems) {
 		switch t.Kind {
 		case KindApply, KindDelete, KindDummy, KindKudoOperator:
 		case KindToggle:
-			if t.Parameter == "" {
-				p.Add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q needs a parameter", t.Name)
-			} else if b.Param(t.Parameter) == nil {
-				p.Add(t.Pos.File, t.Pos.Line, field+".spec.parameter", "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
+			pfield := field + ".spec.parameter"
+			if b.Format == FormatFramework {
+				pfield = field + ".parameter"
+			}
+			switch {
+			case t.Parameter == "":
+				p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q needs a parameter", t.Name)
+			case b.Param(t.Parameter) == nil && b.Extends == nil: // an extension's may be its base's: checked after the merge
+				p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
 			}
 		case KindPipe:
 			if t.Pod == "" {

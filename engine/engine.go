@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/gitops"
 	"github.com/kudo-render/kudo-render/object"
@@ -37,6 +38,33 @@ type Request struct {
 	// Dependencies resolves the packages of KudoOperator tasks; nil makes
 	// them an error.
 	Dependencies DependencyResolver
+	// ExpectedResourceVersions pins the resource versions of the output
+	// (digest.Key -> sha256:...); a render that differs fails.
+	ExpectedResourceVersions map[string]string
+}
+
+// Marker is the processed-by marker the objects of req carry:
+// <framework>@<version>/<digest of everything the render reads>.
+func Marker(req Request) (string, error) {
+	plans := req.Plans
+	if len(plans) == 0 {
+		plans = []string{DefaultPlan}
+	}
+	extra := map[string]string{"publisherImage": req.PublisherImage, "source": req.Source, "origin": req.Origin}
+	for k, v := range req.PipeNames {
+		extra["pipe."+k] = v
+	}
+	if req.ServerSideApply != nil {
+		extra["serverSideApply"] = fmt.Sprint(*req.ServerSideApply)
+	}
+	d, err := digest.InputDigest(digest.Input{
+		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
+		Plans: plans, Target: string(req.Target), Params: req.Params, Extra: extra,
+	})
+	if err != nil {
+		return "", err
+	}
+	return digest.Marker(req.Bundle, d), nil
 }
 
 // DependencyResolver loads the package a KudoOperator task names, and
@@ -58,11 +86,12 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // item is an object with what the later stages need to know about it.
 type item struct {
-	obj  *object.Object
-	meta enhance.Meta
-	wave int
-	hook bool
-	ssa  bool
+	obj    *object.Object
+	meta   enhance.Meta
+	wave   int
+	hook   bool
+	ssa    bool
+	marker string
 }
 
 // Render renders every request and returns the objects of all of them in
@@ -108,6 +137,13 @@ func RenderWith(opts Options, reqs ...Request) ([]gitops.Item, error) {
 		if err != nil {
 			return nil, &Error{Instance: req.Instance.Name, Framework: req.Bundle.ID(), Err: err}
 		}
+		marker, err := Marker(req)
+		if err != nil {
+			return nil, err
+		}
+		for i := range its {
+			its[i].marker = marker
+		}
 		items = append(items, its...)
 	}
 	objs := make([]*object.Object, len(items))
@@ -133,6 +169,22 @@ func RenderWith(opts Options, reqs ...Request) ([]gitops.Item, error) {
 		target = reqs[0].Target
 	}
 	gitops.Annotate(gi, target)
+	// Resource versions and processed-markers come last: they digest
+	// everything else.
+	for _, it := range items {
+		if err := digest.Annotate([]*object.Object{it.obj}, it.marker); err != nil {
+			return nil, err
+		}
+	}
+	expected := map[string]string{}
+	for _, r := range reqs {
+		for k, v := range r.ExpectedResourceVersions {
+			expected[k] = v
+		}
+	}
+	if err := digest.Check(objs, expected); err != nil {
+		return nil, err
+	}
 	gitops.Sort(gi)
 	return gi, nil
 }

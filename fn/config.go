@@ -63,6 +63,11 @@ type Spec struct {
 	// kind of object (getValueFrom) an error instead of a warning: it
 	// would land in git in clear text.
 	FailOnSecretCopy bool `yaml:"failOnSecretCopy,omitempty" json:"failOnSecretCopy,omitempty"`
+	// ExpectedResourceVersions pins the output: Kind/namespace/name (or
+	// Kind/name) -> sha256:... as kudorender.dev/resource-version shows.
+	// A render whose output differs fails (kudo-render lock --pin-output
+	// writes them).
+	ExpectedResourceVersions map[string]string `yaml:"expectedResourceVersions,omitempty" json:"expectedResourceVersions,omitempty"`
 	// Repositories resolve `extends: {kudo: ...}`.
 	Repositories []Repository `yaml:"repositories,omitempty" json:"repositories,omitempty"`
 	// Base replaces the framework's own `extends` (same shape), e.g. to
@@ -321,16 +326,17 @@ func (c *Config) request(res *extend.Result, name, ns string, values map[string]
 		}
 	}
 	return engine.Request{
-		Bundle:          res.Bundle,
-		Instance:        render.Instance{Name: name, Namespace: ns},
-		Plans:           c.Spec.Plans,
-		Params:          values,
-		Target:          target,
-		PipeNames:       c.Spec.Pipes,
-		ServerSideApply: c.Spec.ServerSideApply,
-		PublisherImage:  c.Spec.PublisherImage,
-		Source:          strings.Join(ids, " <- "),
-		Origin:          strings.Join(origins, " <- "),
+		Bundle:                   res.Bundle,
+		Instance:                 render.Instance{Name: name, Namespace: ns},
+		Plans:                    c.Spec.Plans,
+		Params:                   values,
+		Target:                   target,
+		PipeNames:                c.Spec.Pipes,
+		ServerSideApply:          c.Spec.ServerSideApply,
+		PublisherImage:           c.Spec.PublisherImage,
+		ExpectedResourceVersions: c.Spec.ExpectedResourceVersions,
+		Source:                   strings.Join(ids, " <- "),
+		Origin:                   strings.Join(origins, " <- "),
 	}, nil
 }
 

@@ -16,6 +16,6 @@
 //	  target: argocd                   # argocd (default) | plain
 //
 // The CLI reads it from a file; the KRM function and the Argo CD plugin
-// read the same schema. [Load] decodes it strictly: an unknown field is an
-// error with its line.
+// read the same schema. [LoadFile] and [Parse] decode it strictly: an
+// unknown field is an error with its line.
 package fn

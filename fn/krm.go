@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
@@ -104,6 +105,11 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 		// an earlier run already replaced them. Nothing changes.
 		return rl.Items, nil
 	}
+	// Objects that already carry this render's processed-marker are up
+	// to date: leave everything untouched (no churn, no update loop).
+	if upToDate(kept, reqs) {
+		return rl.Items, nil
+	}
 	// Input items are lookup targets of references; items that hold
 	// references themselves, and Composable objects, are resolved too.
 	var lookup, withRefs []*object.Object
@@ -161,6 +167,40 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 		return nil, err
 	}
 	return append(out, generated...), nil
+}
+
+// upToDate reports whether, for every request, the input holds objects
+// it owns and all of them carry the request's current processed-marker.
+func upToDate(items []*yaml.RNode, reqs []engine.Request) bool {
+	for _, it := range items {
+		if it.GetKind() == refs.ComposableKind {
+			return false
+		}
+		if m, err := it.Map(); err != nil || hasReference(m) {
+			return false // references in the input are resolved every run
+		}
+	}
+	for _, r := range reqs {
+		marker, err := engine.Marker(r)
+		if err != nil {
+			return false
+		}
+		owner, n := ownerOf(r), 0
+		for _, it := range items {
+			ann := it.GetAnnotations()
+			if ann[AnnOwner] != owner {
+				continue
+			}
+			if ann[digest.AnnProcessedBy] != marker {
+				return false
+			}
+			n++
+		}
+		if n == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ownerOf is the owner marker of a request's objects.

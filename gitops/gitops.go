@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
@@ -76,14 +77,15 @@ func Annotate(items []Item, target Target) {
 			ann[AnnHookDeletePolicy] = "HookSucceeded"
 		}
 		if it.ServerSideApply {
-			ann[AnnSyncOptions] = ServerSideApplyValue
+			ann[AnnSyncOptions] = withSyncOption(it.Obj.String("metadata", "annotations", AnnSyncOptions), ServerSideApplyValue)
 		}
 		object.SetStrings(it.Obj.Map, ann, "metadata", "annotations")
 	}
 }
 
-// Sort orders items by wave, then kind in kustomize's legacy order, then
-// namespace, name and apiVersion. The sort is stable.
+// Sort orders items by wave, then by group, version and kind in
+// kustomize's legacy order (kind first), then namespace and name. The sort
+// is stable.
 func Sort(items []Item) {
 	slices.SortStableFunc(items, func(a, b Item) int {
 		if c := cmp.Compare(a.Wave, b.Wave); c != 0 {
@@ -117,4 +119,19 @@ func version(o *object.Object) string {
 		}
 	}
 	return av
+}
+
+// withSyncOption adds opt to a comma-separated sync-options value unless an
+// option of the same name is already there (the template's choice wins).
+func withSyncOption(existing, opt string) string {
+	name, _, _ := strings.Cut(opt, "=")
+	for _, o := range strings.Split(existing, ",") {
+		if n, _, _ := strings.Cut(strings.TrimSpace(o), "="); n == name {
+			return existing
+		}
+	}
+	if strings.TrimSpace(existing) == "" {
+		return opt
+	}
+	return existing + "," + opt
 }

@@ -70,6 +70,18 @@ func TestAnnotate(t *testing.T) {
 			target: gitops.Plain,
 			want:   nil,
 		},
+		"FluxHook": {
+			reason: "With flux a run-once object is marked so that Flux recreates it; no Argo CD annotations.",
+			item:   gitops.Item{Obj: newObj("batch/v1", "Job", "ns", "init"), Wave: 1, Hook: true, ServerSideApply: true},
+			target: gitops.Flux,
+			want:   map[string]any{gitops.AnnFluxForce: "enabled"},
+		},
+		"FluxNotHook": {
+			reason: "With flux other objects get no annotations.",
+			item:   gitops.Item{Obj: newObj("v1", "ConfigMap", "ns", "cm"), Wave: 3, ServerSideApply: true},
+			target: gitops.Flux,
+			want:   nil,
+		},
 		"PlainKeepsAnnotations": {
 			reason: "The plain target leaves existing annotations alone.",
 			item:   gitops.Item{Obj: withAnn(map[string]any{"note": "keep"}), Wave: 2, Hook: true},
@@ -91,8 +103,6 @@ func TestAnnotate(t *testing.T) {
 // a template that sets Prune=false or Replace=true must not lose it when
 // the object is also applied server-side.
 func TestAnnotateKeepsSyncOptions(t *testing.T) {
-	t.Skip("BUG: Annotate overwrites argocd.argoproj.io/sync-options with ServerSideApply=true, dropping options the " +
-		"template set (Prune=false, SkipDryRunOnMissingResource=true, ...) on every KEP-0009 bundle object")
 	o := newObj("v1", "ConfigMap", "ns", "cm")
 	o.Map["metadata"].(map[string]any)["annotations"] = map[string]any{gitops.AnnSyncOptions: "Prune=false"}
 	gitops.Annotate([]gitops.Item{{Obj: o, ServerSideApply: true}}, gitops.ArgoCD)
@@ -222,7 +232,8 @@ func TestParseTarget(t *testing.T) {
 		"ArgoCD": {reason: "argocd is known.", in: "argocd", want: gitops.ArgoCD},
 		"Plain":  {reason: "plain is known.", in: "plain", want: gitops.Plain},
 		"Case":   {reason: "Targets are case-sensitive.", in: "ArgoCD", err: true},
-		"Flux":   {reason: "Other tools are not targets.", in: "flux", err: true},
+		"Flux":   {reason: "flux is known.", in: "flux", want: gitops.Flux},
+		"Helm":   {reason: "Other tools are not targets.", in: "helm", err: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -231,7 +242,7 @@ func TestParseTarget(t *testing.T) {
 				t.Fatalf("\n%s\nParseTarget(%q): want error %t, got %v", tc.reason, tc.in, tc.err, err)
 			}
 			if err != nil {
-				if !strings.Contains(err.Error(), "want argocd or plain") || !strings.Contains(err.Error(), tc.in) {
+				if !strings.Contains(err.Error(), "unknown target") || !strings.Contains(err.Error(), "want argocd") || !strings.Contains(err.Error(), tc.in) {
 					t.Errorf("\n%s\nParseTarget(%q): error should name the value and the choices, got %v", tc.reason, tc.in, err)
 				}
 				return

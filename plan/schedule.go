@@ -146,7 +146,9 @@ func planNames(b *bundle.Bundle) []string {
 func walk(u *Unit, pl *bundle.Plan, start int, opts Options, togglesOnly bool) ([]*Invocation, int, error) {
 	b := u.Bundle
 	pipes, err := pipesMap(b, pl, Options{Instance: u.Instance, PipeNames: opts.PipeNames})
-	if err != nil {
+	if err != nil && !togglesOnly {
+		// A plan that is not rendered only contributes Toggle tasks: its
+		// pipes matter to their templates only as names.
 		return nil, 0, err
 	}
 	var out []*Invocation

@@ -94,9 +94,16 @@ func (r *Renderer) Vars(s Step) map[string]any {
 		"PlanName":        s.Plan,
 		"PhaseName":       s.Phase,
 		"StepName":        s.Step,
-		"Params":          map[string]any(r.params),
+		"Params":          copyParams(r.params),
 		"Pipes":           pipes,
 	}
+}
+
+// copyParams gives each template execution its own copy of the
+// parameters: Sprig's set and unset mutate maps, and one template must not
+// change what the next one sees (nor the caller's values).
+func copyParams(p map[string]any) map[string]any {
+	return object.New(map[string]any(p)).DeepCopy().Map
 }
 
 func (r *Renderer) template(path string, src []byte) (*tmpl.Template, error) {

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"io"
 	"math"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -20,25 +19,15 @@ type Doc struct {
 	Line int // template line where the document starts
 }
 
-var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
-// parserProblems are the messages of go-yaml's parser (not its scanner).
-// For them go-yaml reports the 0-based line where the enclosing block
-// starts, so one is added to get the 1-based line.
-var parserProblems = []string{
-	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
-	"did not find expected '-' indicator", "did not find expected <document start>",
-	"did not find expected <stream-start>", "did not find expected key",
-	"did not find expected node content", "found duplicate %TAG directive",
-	"found duplicate %YAML directive", "found incompatible YAML document",
-	"found undefined tag handle",
-}
-
 // Decode splits rendered output into YAML documents. Empty documents are
 // skipped; every other document must be a mapping with apiVersion and kind.
 // Errors name the template and the template line.
 func Decode(out *Output) ([]Doc, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(out.Text))
+	// Aliases can make a few bytes expand into billions of values ("billion
+	// laughs"); decoding into yaml.Node skips go-yaml's own limit, so
+	// toValue has a budget of values proportional to the text.
+	budget := max(200_000, 50*len(out.Text))
 	var docs []Doc
 	for {
 		var n yaml.Node
@@ -60,7 +49,7 @@ func Decode(out *Output) ([]Doc, error) {
 		if root.Kind != yaml.MappingNode {
 			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
 		}
-		v, err := toValue(root)
+		v, err := toValue(root, &budget)
 		if err != nil {
 			return nil, &Error{Template: out.Name, Line: line, Msg: err.Error()}
 		}
@@ -75,17 +64,16 @@ func Decode(out *Output) ([]Doc, error) {
 }
 
 func (o *Output) yamlError(err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		rendered, problem, where := atoi(m[1]), m[2], ""
-		if slices.Contains(parserProblems, problem) {
-			rendered++
-			where = " in the block that starts here"
-		}
-		return &Error{Template: o.Name, Line: o.SourceLine(rendered),
-			Msg: fmt.Sprintf("invalid YAML after rendering: %s%s (rendered line %d: %q)", problem, where, rendered, o.renderedLine(rendered))}
+	rendered, problem, block := strictyaml.ErrorLine(err.Error())
+	if rendered == 0 {
+		return &Error{Template: o.Name, Msg: "invalid YAML after rendering: " + problem}
 	}
-	return &Error{Template: o.Name, Msg: "invalid YAML after rendering: " + msg}
+	where := ""
+	if block {
+		where = " in the block that starts here"
+	}
+	return &Error{Template: o.Name, Line: o.SourceLine(rendered),
+		Msg: fmt.Sprintf("invalid YAML after rendering: %s%s (rendered line %d: %q)", problem, where, rendered, o.renderedLine(rendered))}
 }
 
 func (o *Output) renderedLine(n int) string {
@@ -103,19 +91,22 @@ func (o *Output) renderedLine(n int) string {
 // toValue converts a YAML node into plain Go values the way Kubernetes
 // reads YAML: mappings become map[string]any, integers int64, floats
 // float64; timestamps and binary stay strings.
-func toValue(n *yaml.Node) (any, error) {
+func toValue(n *yaml.Node, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, errAliasBudget
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return toValue(n.Alias)
+		return toValue(n.Alias, budget)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return toValue(n.Content[0])
+		return toValue(n.Content[0], budget)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := toValue(c)
+			v, err := toValue(c, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -127,7 +118,7 @@ func toValue(n *yaml.Node) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Tag == "!!merge" {
-				merged, err := toValue(v)
+				merged, err := toValue(v, budget)
 				if err != nil {
 					return nil, err
 				}
@@ -139,7 +130,7 @@ func toValue(n *yaml.Node) (any, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
 			}
-			val, err := toValue(v)
+			val, err := toValue(v, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -151,6 +142,8 @@ func toValue(n *yaml.Node) (any, error) {
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
 }
+
+var errAliasBudget = errors.New("YAML aliases expand into too many values (an alias bomb?)")
 
 func merge(dst map[string]any, src any) error {
 	switch s := src.(type) {

@@ -158,17 +158,20 @@ func (o *Output) SourceLine(line int) int {
 	}
 	// the last mark starting at or before off
 	i := sort.Search(len(o.marks), func(i int) bool { return o.marks[i].off > off }) - 1
-	for ; i >= 0; i-- {
-		m := o.marks[i]
-		if m.line > 0 {
-			return m.line + bytes.Count(o.Text[m.off:off], []byte("\n"))
-		}
-		// action output: attribute to the end of the previous text node
-		if i == 0 {
-			return 1
+	if i < 0 {
+		return 0
+	}
+	if m := o.marks[i]; m.line > 0 {
+		return m.line + bytes.Count(o.Text[m.off:off], []byte("\n"))
+	}
+	// Output of an action: the line where the text before it ends. Lines
+	// the action itself wrote are not template lines.
+	for j := i - 1; j >= 0; j-- {
+		if m := o.marks[j]; m.line > 0 {
+			return m.line + bytes.Count(o.Text[m.off:o.marks[j+1].off], []byte("\n"))
 		}
 	}
-	return 0
+	return 1
 }
 
 var (

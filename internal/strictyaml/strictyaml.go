@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,7 @@ var (
 	nodeType   = reflect.TypeFor[yaml.Node]()
 	opaqueType = reflect.TypeFor[Opaque]()
 	lineRE     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	typeErrRE  = regexp.MustCompile("^cannot unmarshal !!(\\w+) `(.*)` into (.*)$")
+	typeErrRE  = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.*)$")
 )
 
 // Parse parses one YAML document. Syntax errors are added to p with
@@ -150,17 +151,46 @@ func YAMLErrors(file string, err error) []*Problem {
 	}
 	out := make([]*Problem, 0, len(msgs))
 	for _, m := range msgs {
-		fe := &Problem{File: file, Msg: strings.TrimPrefix(m, "yaml: ")}
-		if sm := lineRE.FindStringSubmatch(m); sm != nil {
-			fe.Line, _ = strconv.Atoi(sm[1])
-			fe.Msg = sm[2]
-		}
+		fe := &Problem{File: file}
+		fe.Line, fe.Msg, _ = ErrorLine(m)
 		if sm := typeErrRE.FindStringSubmatch(fe.Msg); sm != nil {
-			fe.Msg = fmt.Sprintf("expected %s, got %s %q", describeGoType(sm[3]), sm[1], sm[2])
+			if sm[2] != "" {
+				fe.Msg = fmt.Sprintf("expected %s, got %s %q", describeGoType(sm[3]), sm[1], sm[2])
+			} else {
+				fe.Msg = fmt.Sprintf("expected %s, got %s", describeGoType(sm[3]), sm[1])
+			}
 		}
 		out = append(out, fe)
 	}
 	return out
+}
+
+// parserProblems are the messages of go-yaml's parser (not its scanner).
+// For them go-yaml reports the 0-based line where the enclosing block
+// starts, so one is added to get the 1-based line.
+var parserProblems = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected <stream-start>", "did not find expected key",
+	"did not find expected node content", "found duplicate %TAG directive",
+	"found duplicate %YAML directive", "found incompatible YAML document",
+	"found undefined tag handle",
+}
+
+// ErrorLine reads the 1-based line out of a go-yaml message ("yaml: line
+// 5: ..."), correcting go-yaml's 0-based line of parser errors. block
+// reports that the line is where the enclosing block starts rather than
+// the exact place. line is 0 when the message has none.
+func ErrorLine(msg string) (line int, problem string, block bool) {
+	sm := lineRE.FindStringSubmatch(msg)
+	if sm == nil {
+		return 0, strings.TrimPrefix(msg, "yaml: "), false
+	}
+	line, _ = strconv.Atoi(sm[1])
+	if slices.Contains(parserProblems, sm[2]) {
+		return line + 1, sm[2], true
+	}
+	return line, sm[2], false
 }
 
 func describeGoType(t string) string {

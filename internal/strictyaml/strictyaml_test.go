@@ -160,12 +160,20 @@ notag: lower-cased field name
 				},
 			},
 		},
-		"TypeErrorList": {
-			reason: "A mapping where a list is expected is a type error with its line.",
-			yaml:   "kind: X\nlist:\n  name: a\n",
+		"TypeErrorScalarForList": {
+			reason: "A scalar where a list is expected is a type error with its line, in words.",
+			yaml:   "kind: X\ninner:\n  items: abc\n",
 			want: want{
 				problems: []problemView{{File: "f.yaml", Line: 3}},
-				msgs:     []string{"expected a list"},
+				msgs:     []string{`expected a list, got str "abc"`},
+			},
+		},
+		"DuplicateKey": {
+			reason: "A duplicate mapping key is reported at its second occurrence.",
+			yaml:   "kind: X\ncount: 1\nkind: Y\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 3}},
+				msgs:     []string{`mapping key "kind" already defined at line 1`},
 			},
 		},
 	}
@@ -225,20 +233,10 @@ func TestParse(t *testing.T) {
 			yaml:   "a: 1\nb: 2\nc: \"unterminated\n",
 			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: "found unexpected end of stream"},
 		},
-		"TabIndentLine": {
-			reason: "A tab in indentation is reported at its line.",
-			yaml:   "a:\n  b: 1\n\tc: 2\n",
-			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: "tab"},
-		},
-		"DuplicateKeyLine": {
-			reason: "A duplicate mapping key is reported at the second occurrence.",
-			yaml:   "a: 1\nb: 2\na: 3\n",
-			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: `mapping key "a" already defined at line 1`},
-		},
-		"NoYAMLPrefix": {
-			reason: `The "yaml: " prefix of go-yaml is dropped from messages.`,
-			yaml:   "a: [1, 2\n",
-			want:   want{problems: []problemView{{File: "f.yaml", Line: 1}}, msg: "did not find expected"},
+		"MappingValuesLine": {
+			reason: "A scanner error (a mapping value where none may be) is reported at its line.",
+			yaml:   "a: 1\nb: 2\n  c: 3\n",
+			want:   want{problems: []problemView{{File: "f.yaml", Line: 3}}, msg: "mapping values are not allowed"},
 		},
 	}
 	for name, tc := range cases {
@@ -400,5 +398,122 @@ func TestProblemError(t *testing.T) {
 				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestDecodeCollectionTypeError: a mapping or list where another shape is
+// expected should read like the scalar type errors ("expected a list, got
+// map") and must not show Go type names of the decoder.
+func TestDecodeCollectionTypeError(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		yaml   string
+		line   int
+		msg    string
+	}{
+		"MapForList": {
+			reason: "A mapping where a list is expected.",
+			yaml:   "kind: X\nlist:\n  name: a\n",
+			line:   3,
+			msg:    "expected a list, got map",
+		},
+		"ListForStruct": {
+			reason: "A list where a mapping is expected.",
+			yaml:   "kind: X\ninner: [a, b]\n",
+			line:   2,
+			msg:    "expected a mapping, got seq",
+		},
+		"MapForString": {
+			reason: "A mapping where a string is expected.",
+			yaml:   "kind: {a: b}\n",
+			line:   1,
+			msg:    "expected a string, got map",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var p Problems
+			n := Parse("f.yaml", []byte(tc.yaml), &p)
+			var out testDoc
+			Decode("f.yaml", n, &out, &p)
+			if len(p.List) != 1 {
+				t.Fatalf("\n%s\nDecode(...): want 1 problem, got %v", tc.reason, p.List)
+			}
+			if p.List[0].Line != tc.line || !strings.Contains(p.List[0].Msg, tc.msg) || strings.Contains(p.List[0].Msg, "strictyaml.") {
+				t.Errorf("\n%s\nDecode(...): want line %d and message containing %q without Go types, got %v", tc.reason, tc.line, tc.msg, p.List[0])
+			}
+		})
+	}
+}
+
+// TestParseParserErrorLine: go-yaml reports parser (not scanner) errors
+// with a 0-based line; package tmpl corrects that, strictyaml does not.
+func TestParseParserErrorLine(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		yaml   string
+		line   int
+	}{
+		"ListItemInMapping": {
+			reason: "A list item after a mapping key is on line 3.",
+			yaml:   "kind: X\nname: a\n- b\n",
+			line:   3,
+		},
+		"BadIndent": {
+			reason: "The key indented by one space is on line 4.",
+			yaml:   "a:\n  - 1\n  - 2\n b: 3\n",
+			line:   4,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var p Problems
+			if n := Parse("f.yaml", []byte(tc.yaml), &p); n != nil || len(p.List) != 1 {
+				t.Fatalf("\n%s\nParse(...): want one problem, got %v", tc.reason, p.List)
+			}
+			if got := p.List[0].Line; got != tc.line {
+				t.Errorf("\n%s\nParse(...): want line %d, got %d (%v)", tc.reason, tc.line, got, p.List[0])
+			}
+		})
+	}
+}
+
+func TestLineOf(t *testing.T) {
+	const doc = `apiVersion: v1
+metadata:
+  name: x
+spec:
+  framework:
+    path: ../zk
+  list: [a, b]
+`
+	cases := map[string]struct {
+		reason string
+		path   []string
+		want   int
+	}{
+		"NoPath":       {reason: "Without a path it is the mapping's own line.", want: 1},
+		"TopLevel":     {reason: "A top-level key is found at its line.", path: []string{"spec"}, want: 4},
+		"Nested":       {reason: "A nested key is found at its line.", path: []string{"spec", "framework", "path"}, want: 6},
+		"MissingLeaf":  {reason: "A missing field points at its parent.", path: []string{"metadata", "namespace"}, want: 2},
+		"MissingRoot":  {reason: "A missing top-level field points at the mapping.", path: []string{"kind"}, want: 1},
+		"ThroughList":  {reason: "A path that meets a non-mapping stops there.", path: []string{"spec", "list", "x"}, want: 7},
+		"DeepMissing":  {reason: "The deepest existing part of the path wins.", path: []string{"spec", "framework", "ref", "x"}, want: 5},
+		"ScalarParent": {reason: "A scalar on the way stops the walk.", path: []string{"apiVersion", "x"}, want: 1},
+	}
+	var p Problems
+	n := Parse("f.yaml", []byte(doc), &p)
+	if n == nil {
+		t.Fatal(p.List)
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := LineOf(n, tc.path...); got != tc.want {
+				t.Errorf("\n%s\nLineOf(%v): want %d, got %d", tc.reason, tc.path, tc.want, got)
+			}
+		})
+	}
+	if got := LineOf(nil, "a"); got != 0 {
+		t.Errorf("LineOf(nil): want 0, got %d", got)
 	}
 }

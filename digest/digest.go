@@ -1,0 +1,142 @@
+package digest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// Annotations written by this package.
+const (
+	AnnResourceVersion = "kudorender.dev/resource-version"
+	AnnProcessedBy     = "kudorender.dev/processed-by"
+)
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// Object is the resource version of an object: the SHA-256 of its
+// canonical JSON without this package's annotations.
+func Object(o *object.Object) (string, error) {
+	c := o.DeepCopy()
+	if ann := c.MapAt("metadata", "annotations"); ann != nil {
+		delete(ann, AnnResourceVersion)
+		delete(ann, AnnProcessedBy)
+		if len(ann) == 0 {
+			delete(c.MapAt("metadata"), "annotations")
+		}
+	}
+	data, err := json.Marshal(c.Map) // encoding/json sorts map keys
+	if err != nil {
+		return "", fmt.Errorf("cannot digest %s %q: %w", o.Kind(), o.Name(), err)
+	}
+	return sum(data), nil
+}
+
+// Input is what a render read.
+type Input struct {
+	Bundle    *bundle.Bundle
+	Instance  string
+	Namespace string
+	Plans     []string
+	Target    string
+	Params    map[string]any
+	// Extra holds anything else that changes the output (pipe names,
+	// options), as strings.
+	Extra map[string]string
+}
+
+// InputDigest digests an Input: the whole merged bundle model (files,
+// tasks, plans, parameters) and the render's settings.
+func InputDigest(in Input) (string, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return "", fmt.Errorf("cannot digest the render's input: %w", err)
+	}
+	return sum(data), nil
+}
+
+// Marker is the processed-by value: <framework>@<version>/<input digest>.
+func Marker(b *bundle.Bundle, inputDigest string) string {
+	return b.ID() + "/" + inputDigest
+}
+
+// Annotate writes the resource version and the processed-by marker on
+// every object.
+func Annotate(objs []*object.Object, marker string) error {
+	for _, o := range objs {
+		rv, err := Object(o)
+		if err != nil {
+			return err
+		}
+		object.SetStrings(o.Map, map[string]string{AnnResourceVersion: rv, AnnProcessedBy: marker}, "metadata", "annotations")
+	}
+	return nil
+}
+
+// Key names an object in spec.expectedResourceVersions: Kind/namespace/name,
+// or Kind/name for objects without a namespace.
+func Key(o *object.Object) string {
+	if ns := o.Namespace(); ns != "" {
+		return o.Kind() + "/" + ns + "/" + o.Name()
+	}
+	return o.Kind() + "/" + o.Name()
+}
+
+// MismatchError lists pinned resource versions that the render does not
+// reproduce.
+type MismatchError struct {
+	Mismatches []string
+}
+
+func (e *MismatchError) Error() string {
+	return "the output changed without its pinned resource versions being updated (spec.expectedResourceVersions; run kudo-render lock --pin-output to accept it):\n  " +
+		strings.Join(e.Mismatches, "\n  ")
+}
+
+// Check compares the objects' resource versions with the pins. Every pin
+// must name an object of the output and match its version.
+func Check(objs []*object.Object, expected map[string]string) error {
+	if len(expected) == 0 {
+		return nil
+	}
+	got := map[string]string{}
+	for _, o := range objs {
+		got[Key(o)] = o.String("metadata", "annotations", AnnResourceVersion)
+	}
+	var bad []string
+	keys := make([]string, 0, len(expected))
+	for k := range expected {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch v, ok := got[k]; {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("%s: pinned but not in the output", k))
+		case v != expected[k]:
+			bad = append(bad, fmt.Sprintf("%s: resource version is %s, pinned %s", k, v, expected[k]))
+		}
+	}
+	if len(bad) > 0 {
+		return &MismatchError{Mismatches: bad}
+	}
+	return nil
+}
+
+// Versions lists the resource versions of objs by Key, for pinning.
+func Versions(objs []*object.Object) map[string]string {
+	out := map[string]string{}
+	for _, o := range objs {
+		out[Key(o)] = o.String("metadata", "annotations", AnnResourceVersion)
+	}
+	return out
+}
