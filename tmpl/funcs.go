@@ -1,6 +1,7 @@
 package tmpl
 
 import (
+	"fmt"
 	"strings"
 	"text/template"
 
@@ -44,8 +45,41 @@ func FuncMap() template.FuncMap {
 		}
 	}
 	m["toYaml"] = toYaml
+	// Bounded versions of the functions that allocate what a template asks
+	// for: templates come from other teams.
+	m["until"] = func(n int) ([]int, error) {
+		if n > MaxListLen || n < -MaxListLen {
+			return nil, fmt.Errorf("until %d: more than %d elements", n, MaxListLen)
+		}
+		return sprigUntil(n), nil
+	}
+	m["untilStep"] = func(start, stop, step int) ([]int, error) {
+		if step != 0 && (stop-start)/step > MaxListLen {
+			return nil, fmt.Errorf("untilStep: more than %d elements", MaxListLen)
+		}
+		return sprigUntilStep(start, stop, step), nil
+	}
+	m["repeat"] = func(count int, s string) (string, error) {
+		if count < 0 || count*len(s) > MaxOutput {
+			return "", fmt.Errorf("repeat: result larger than %d bytes", MaxOutput)
+		}
+		return strings.Repeat(s, count), nil
+	}
 	return m
 }
+
+// Limits on what one template may produce.
+const (
+	// MaxOutput is the largest rendered text of one template execution.
+	MaxOutput = 16 << 20
+	// MaxListLen is the longest list until and untilStep make.
+	MaxListLen = 100_000
+)
+
+var (
+	sprigUntil     = sprig.TxtFuncMap()["until"].(func(int) []int)
+	sprigUntilStep = sprig.TxtFuncMap()["untilStep"].(func(int, int, int) []int)
+)
 
 // toYaml is KUDO's: YAML of the value, with its trailing newline.
 func toYaml(v any) (string, error) {

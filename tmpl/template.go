@@ -3,6 +3,7 @@ package tmpl
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
@@ -124,7 +125,12 @@ type recorder struct {
 	marks []mark
 }
 
+var errTooLarge = fmt.Errorf("rendered text larger than %d bytes", MaxOutput)
+
 func (r *recorder) Write(p []byte) (int, error) {
+	if r.buf.Len()+len(p) > MaxOutput {
+		return 0, errTooLarge
+	}
 	if len(p) > 0 {
 		r.marks = append(r.marks, mark{off: r.buf.Len(), line: r.lines[&p[0]]})
 	}

@@ -49,3 +49,21 @@ func TestDenied(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceLimits: templates come from other teams; what they make a
+// render allocate is bounded.
+func TestResourceLimits(t *testing.T) {
+	for name, src := range map[string]string{
+		"until":     `{{ range until 100000000 }}x{{ end }}`,
+		"untilStep": `{{ range untilStep 0 100000000 1 }}x{{ end }}`,
+		"repeat":    `{{ repeat 100000000 "abcdefgh" }}`,
+		"output":    `{{ range until 100000 }}{{ repeat 1000 "x" }}{{ end }}`,
+	} {
+		if _, err := Render("t", []byte(src), nil); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+	if out, err := Render("t", []byte(`{{ range until 3 }}{{ . }}{{ end }}`), nil); err != nil || string(out.Text) != "012" {
+		t.Errorf("until 3: %v", err)
+	}
+}
