@@ -17,7 +17,7 @@ import (
 
 // newCMP is the Argo CD config-management plugin: `cmp generate` and
 // `cmp parameters`, run by the sidecar in the application's folder.
-func newCMP(stdout, stderr io.Writer) *cobra.Command {
+func newCMP(g *gitFlags, stdout, stderr io.Writer) *cobra.Command {
 	var file string
 	c := &cobra.Command{
 		Use:   "cmp",
@@ -36,11 +36,11 @@ ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a map
 named params, or any package parameter by name.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			cfg, res, err := cmpConfig(file, stderr, true)
+			cfg, res, err := cmpConfig(g, file, stderr, true)
 			if err != nil {
 				return err
 			}
-			req, err := cfg.RequestFor(context.Background(), sources(stderr), res)
+			req, err := cfg.RequestFor(context.Background(), g.sources(stderr, cfg), res)
 			if err != nil {
 				return err
 			}
@@ -61,7 +61,7 @@ named params, or any package parameter by name.`,
 		Short: "Announce the package's parameters to Argo CD (JSON)",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, res, err := cmpConfig(file, stderr, false)
+			_, res, err := cmpConfig(g, file, stderr, false)
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ named params, or any package parameter by name.`,
 
 // cmpConfig reads the config, loads its framework and applies Argo CD's
 // environment.
-func cmpConfig(file string, stderr io.Writer, check bool) (*fn.Config, *extend.Result, error) {
+func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*fn.Config, *extend.Result, error) {
 	if filepath.IsAbs(file) {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
@@ -87,7 +87,7 @@ func cmpConfig(file string, stderr io.Writer, check bool) (*fn.Config, *extend.R
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := cfg.Load(context.Background(), sources(stderr))
+	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
 	if err != nil {
 		return nil, nil, err
 	}

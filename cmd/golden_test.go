@@ -13,6 +13,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
+// runStderr is run, for tests that read stderr.
+func runStderr(args ...string) (stdout, stderr string, err error) { return run(args...) }
+
 // run executes the CLI in-process.
 func run(args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer

@@ -21,7 +21,7 @@ type renderFlags struct {
 	plans, params                   []string
 }
 
-func newRender(stdout, stderr io.Writer) *cobra.Command {
+func newRender(g *gitFlags, stdout, stderr io.Writer) *cobra.Command {
 	var f renderFlags
 	c := &cobra.Command{
 		Use:   "render CONFIG.yaml | DIR",
@@ -42,7 +42,7 @@ status is 1.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.Request(context.Background(), sources(stderr))
+			req, err := cfg.Request(context.Background(), g.sources(stderr, cfg))
 			if err != nil {
 				return err
 			}

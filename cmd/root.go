@@ -16,6 +16,7 @@ var Version = "dev"
 // New returns the root command reading stdin and writing stdout and
 // stderr.
 func New(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var g gitFlags
 	root := &cobra.Command{
 		Use:   "kudo-render",
 		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
@@ -31,12 +32,13 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			if isTerminal(stdin) {
 				return c.Help()
 			}
-			return runFunction(stdin, stdout, stderr)
+			return runFunction(&g, stdin, stdout, stderr)
 		},
 	}
+	g.register(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(stdout, stderr))
+	root.AddCommand(newRender(&g, stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(&g, stdout, stderr))
 	return root
 }
 
@@ -62,12 +64,13 @@ func isTerminal(r io.Reader) bool {
 }
 
 // runFunction runs the KRM function in the current directory.
-func runFunction(stdin io.Reader, stdout, stderr io.Writer) error {
+func runFunction(g *gitFlags, stdin io.Reader, stdout, stderr io.Writer) error {
 	dir, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	f := &fn.Function{Dir: dir, Sources: sources(stderr), Warn: warner(stderr)}
+	f := &fn.Function{Dir: dir, Warn: warner(stderr),
+		SourcesFor: func(cfg *fn.Config) fn.Sources { return g.sources(stderr, cfg) }}
 	return f.Run(stdin, stdout)
 }
 

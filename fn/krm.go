@@ -42,6 +42,9 @@ type Function struct {
 	// and may not leave it.
 	Dir     string
 	Sources Sources
+	// SourcesFor, when set, gives the sources for the functionConfig once
+	// it is read (credentials may depend on the hosts it names).
+	SourcesFor func(*Config) Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
 }
@@ -74,6 +77,9 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 	cfg, err := f.config(rl.FunctionConfig)
 	if err != nil {
 		return nil, err
+	}
+	if f.SourcesFor != nil {
+		f.Sources = f.SourcesFor(cfg)
 	}
 	ctx := context.Background()
 	var reqs []engine.Request
