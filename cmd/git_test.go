@@ -117,3 +117,69 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(data)
 }
+
+// TestLock pins the git base, then checks that a moved branch does not
+// change the render, that --verify notices a rewritten branch, and that
+// --pin-output refuses a changed output.
+func TestLock(t *testing.T) {
+	_, repo, cfg := gitBase(t)
+	cache := t.TempDir()
+	flags := []string{"--allow-insecure-http", "--cache-dir", cache}
+	out, _, err := runStderr(append([]string{"lock", cfg}, flags...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := repo.Rev("HEAD")
+	text := readFile(t, cfg)
+	if !strings.Contains(text, "ref: main\n      commit: "+first) || !strings.Contains(out, "locked 1 source") {
+		t.Fatalf("commit not written beside ref:\n%s", text)
+	}
+	if !strings.Contains(text, "# The KEP-0012 extension") {
+		t.Error("lock dropped the config's comments")
+	}
+	before, stderr, err := runStderr(append([]string{"render", cfg}, flags...)...)
+	if err != nil || strings.Contains(stderr, "pin it") {
+		t.Fatalf("render after lock: %v %q", err, stderr)
+	}
+
+	// The branch moves: the pinned render does not.
+	repo.Commit("change the base", map[string]string{"examples/mysql/templates/init.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: changed\n"})
+	after, _, err := runStderr(append([]string{"render", cfg}, flags...)...)
+	if err != nil || after != before {
+		t.Errorf("a moved branch changed a pinned render: %v", err)
+	}
+	if _, _, err := runStderr(append([]string{"lock", cfg, "--verify"}, flags...)...); err != nil {
+		t.Errorf("verify of a commit still in its branch: %v", err)
+	}
+	// The branch is rewritten without the pinned commit.
+	repo.Git("checkout", "-q", "--orphan", "rewritten")
+	repo.Commit("unrelated history", map[string]string{"README": "x"})
+	repo.Git("branch", "-f", "main", "rewritten")
+	if _, _, err := runStderr(append([]string{"lock", cfg, "--verify"}, flags...)...); err == nil || !strings.Contains(err.Error(), "no longer contains") {
+		t.Errorf("verify of a rewritten branch: %v", err)
+	}
+	if _, _, err := runStderr(append([]string{"render", cfg, "--verify-pins"}, flags...)...); err == nil {
+		t.Error("render --verify-pins accepted a rewritten branch")
+	}
+}
+
+// TestLockPinOutput: --pin-output pins the output; a render whose output
+// differs (a changed parameter) fails.
+func TestLockPinOutput(t *testing.T) {
+	_, _, cfg := gitBase(t)
+	flags := []string{"--allow-insecure-http", "--cache-dir", t.TempDir()}
+	if _, _, err := runStderr(append([]string{"lock", cfg, "--pin-output"}, flags...)...); err != nil {
+		t.Fatal(err)
+	}
+	pinned := readFile(t, cfg)
+	if !strings.Contains(pinned, "expectedResourceVersions:") || !strings.Contains(pinned, "Job/shop/shop-db-backup-job: sha256:") {
+		t.Fatalf("no pinned resource versions:\n%s", pinned)
+	}
+	if _, _, err := runStderr(append([]string{"render", cfg}, flags...)...); err != nil {
+		t.Errorf("render matching its pins: %v", err)
+	}
+	os.WriteFile(cfg, []byte(strings.Replace(pinned, "plans: [backup]", "plans: [backup]\n  params:\n    backup-pvc-size: 9Gi", 1)), 0o644)
+	if _, _, err := runStderr(append([]string{"render", cfg}, flags...)...); err == nil || !strings.Contains(err.Error(), "pinned") {
+		t.Errorf("a changed output passed its pins: %v", err)
+	}
+}

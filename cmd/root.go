@@ -38,7 +38,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	g.register(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(&g, stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(&g, stdout, stderr))
+	root.AddCommand(newRender(&g, stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(&g, stdout, stderr), newLock(&g, stdout, stderr))
 	return root
 }
 

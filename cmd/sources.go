@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -19,8 +20,8 @@ import (
 
 // gitFlags are the root command's flags for git sources.
 type gitFlags struct {
-	offline, insecureHTTP, allowLocal bool
-	cacheDir                          string
+	offline, insecureHTTP, allowLocal, verifyPins bool
+	cacheDir                                      string
 }
 
 func (g *gitFlags) register(c *cobra.Command) {
@@ -28,6 +29,7 @@ func (g *gitFlags) register(c *cobra.Command) {
 	c.PersistentFlags().StringVar(&g.cacheDir, "cache-dir", "", "git cache folder (env KUDO_RENDER_CACHE; default $XDG_CACHE_HOME/kudo-render/git)")
 	c.PersistentFlags().BoolVar(&g.insecureHTTP, "allow-insecure-http", false, "allow http:// git URLs (tests, local work)")
 	c.PersistentFlags().BoolVar(&g.allowLocal, "allow-local", false, "allow file:// and local-path git URLs")
+	c.PersistentFlags().BoolVar(&g.verifyPins, "verify-pins", false, "fail when a pinned commit is no longer contained in its ref")
 }
 
 // sources connects extends, repositories and framework git locations to
@@ -40,24 +42,7 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *fn.Config) fn.Sources {
 	var f source.Fetcher
 	var ferr error
 	fetcher := func() (source.Fetcher, error) {
-		once.Do(func() {
-			auth, err := source.AuthFromEnv(os.Getenv)
-			if err != nil {
-				ferr = err
-				return
-			}
-			if auth != nil && len(auth.Hosts) == 0 && cfg != nil {
-				auth.Hosts = configHosts(cfg)
-			}
-			dir := g.cacheDir
-			if dir == "" {
-				dir = os.Getenv("KUDO_RENDER_CACHE")
-			}
-			f, ferr = source.New(source.Options{
-				CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
-				Auth: auth, Warn: warner(stderr),
-			})
-		})
+		once.Do(func() { f, ferr = g.fetcher(stderr, cfg) })
 		return f, ferr
 	}
 	return fn.Sources{OpenGit: func(ctx context.Context, gs bundle.GitSource) (extend.Opened, error) {
@@ -65,7 +50,16 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *fn.Config) fn.Sources {
 		if err != nil {
 			return extend.Opened{}, err
 		}
-		ref := source.Ref{URL: gs.URL, Ref: gs.Ref, Commit: gs.Commit, Path: gs.Path}
+		ref := source.Ref{URL: gs.URL, Ref: gs.Ref, Commit: cfg.PinFor(gs), Path: gs.Path}
+		if g.verifyPins && ref.Commit != "" && ref.Ref != "" {
+			ok, err := f.Contains(ctx, source.Ref{URL: ref.URL, Ref: ref.Ref}, ref.Commit)
+			if err != nil {
+				return extend.Opened{}, err
+			}
+			if !ok {
+				return extend.Opened{}, fmt.Errorf("%s: %s no longer contains the pinned commit %s", source.Scrub(ref.URL), ref.Ref, ref.Commit)
+			}
+		}
 		if g.allowLocal && !strings.Contains(gs.URL, "://") && !filepath.IsAbs(gs.URL) && cfg != nil {
 			if _, err := os.Stat(filepath.Join(cfg.Dir, gs.URL)); err == nil {
 				ref.URL, _ = filepath.Abs(filepath.Join(cfg.Dir, gs.URL))
@@ -78,6 +72,28 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *fn.Config) fn.Sources {
 		return extend.Opened{FS: fsys, ID: res.URL + "@" + res.Commit + ":" + res.Path, Commit: res.Commit}, nil
 	}}
 }
+
+// fetcher makes the git fetcher: credentials from the environment, the
+// cache folder from --cache-dir or KUDO_RENDER_CACHE.
+func (g *gitFlags) fetcher(stderr io.Writer, cfg *fn.Config) (source.Fetcher, error) {
+	auth, err := source.AuthFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if auth != nil && len(auth.Hosts) == 0 && cfg != nil {
+		auth.Hosts = configHosts(cfg)
+	}
+	dir := g.cacheDir
+	if dir == "" {
+		dir = os.Getenv("KUDO_RENDER_CACHE")
+	}
+	return source.New(source.Options{
+		CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
+		Auth: auth, Warn: warner(stderr),
+	})
+}
+
+func dirOf(p string) string { return filepath.Dir(p) }
 
 // configHosts are the hosts of the git URLs a FunctionConfig names itself.
 func configHosts(cfg *fn.Config) []string {

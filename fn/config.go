@@ -68,6 +68,9 @@ type Spec struct {
 	// A render whose output differs fails (kudo-render lock --pin-output
 	// writes them).
 	ExpectedResourceVersions map[string]string `yaml:"expectedResourceVersions,omitempty" json:"expectedResourceVersions,omitempty"`
+	// Lock is written by `kudo-render lock`: commits of nested git
+	// sources and schema digests.
+	Lock *Lock `yaml:"lock,omitempty" json:"lock,omitempty"`
 	// Repositories resolve `extends: {kudo: ...}`.
 	Repositories []Repository `yaml:"repositories,omitempty" json:"repositories,omitempty"`
 	// Base replaces the framework's own `extends` (same shape), e.g. to
