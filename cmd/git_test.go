@@ -13,6 +13,10 @@ import (
 // a loopback smart-HTTP server, and returns a copy of render-git.yaml that
 // points at it.
 func gitBase(t *testing.T) (srv *gittest.Server, repo *gittest.Repo, cfg string) {
+	return gitBaseB(t)
+}
+
+func gitBaseB(t testing.TB) (srv *gittest.Server, repo *gittest.Repo, cfg string) {
 	t.Helper()
 	srv = gittest.NewServer(t, gittest.Options{})
 	repo = srv.NewRepo("kudo-render.git")
@@ -31,7 +35,8 @@ func gitBase(t *testing.T) (srv *gittest.Server, repo *gittest.Repo, cfg string)
 		t.Fatal(err)
 	}
 	text := strings.Replace(string(data), "https://github.com/kudo-render/kudo-render.git", repo.URL(), 1)
-	text = strings.Replace(text, "path: .\n", "path: "+mustAbs(t, "../examples/mysql-extension")+"\n", 1)
+	abs, _ := filepath.Abs("../examples/mysql-extension")
+	text = strings.Replace(text, "path: .\n", "path: "+abs+"\n", 1)
 	cfg = filepath.Join(t.TempDir(), "render-git.yaml")
 	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
