@@ -82,8 +82,23 @@ changes nothing.`,
 			for _, k := range sortedKeys(pins) {
 				edit.Lock.Pins = append(edit.Lock.Pins, pins[k])
 			}
+			// Schema digests: versions already locked keep their digest
+			// (a changed schema fails in cfg.Request above); new
+			// versions are recorded.
+			edit.Lock.Schemas = map[string]string{}
 			if cfg.Spec.Lock != nil {
-				edit.Lock.Schemas = cfg.Spec.Lock.Schemas
+				for k, v := range cfg.Spec.Lock.Schemas {
+					edit.Lock.Schemas[k] = v
+				}
+			}
+			digests, err := fn.SchemaDigests(req.Bundle)
+			if err != nil {
+				return err
+			}
+			for k, v := range digests {
+				if _, ok := edit.Lock.Schemas[k]; !ok {
+					edit.Lock.Schemas[k] = v
+				}
 			}
 			if pinOutput {
 				req.ExpectedResourceVersions = nil

@@ -1,21 +1,55 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/schema"
 )
 
 func newSchema(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
-		Use:   "schema",
-		Short: "Print the JSON schema of the FunctionConfig (kudorender.dev/v1alpha1 FrameworkRender)",
-		Args:  cobra.NoArgs,
+	var paramsDir string
+	c := &cobra.Command{
+		Use:   "schema [--params DIR]",
+		Short: "Print the JSON schema of the FunctionConfig, or of a framework's parameters",
+		Long: `Without flags, print the JSON schema (2020-12) of the FunctionConfig,
+kudorender.dev/v1alpha1 FrameworkRender.
+
+With --params DIR, print the effective JSON schema of the parameters of the
+framework in DIR: its params.schema.json combined with its bases' (an
+extension's is merged with its base's), or, without one, the schema derived
+from params.yaml. FunctionConfig parameters are validated against it before
+any template runs.`,
+		Example: "  kudo-render schema\n  kudo-render schema --params examples/definitions",
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := stdout.Write(fn.Schema())
+			if paramsDir == "" {
+				_, err := stdout.Write(fn.Schema())
+				return err
+			}
+			res, err := extend.Load(context.Background(), extend.Location{Dir: paramsDir}, extend.Options{})
+			if err != nil {
+				return err
+			}
+			data, err := schema.Params(res.Bundle)
+			if err != nil {
+				return err
+			}
+			var out bytes.Buffer
+			if err := json.Indent(&out, data, "", "  "); err != nil {
+				return err
+			}
+			out.WriteByte('\n')
+			_, err = stdout.Write(out.Bytes())
 			return err
 		},
 	}
+	c.Flags().StringVar(&paramsDir, "params", "", "print the effective parameter schema of the framework in this folder")
+	return c
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kudo-render/kudo-render/plan"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/render"
+	"github.com/kudo-render/kudo-render/schema"
 )
 
 // DefaultPlan is rendered when a request names no plan.
@@ -41,6 +42,10 @@ type Request struct {
 	// ExpectedResourceVersions pins the resource versions of the output
 	// (digest.Key -> sha256:...); a render that differs fails.
 	ExpectedResourceVersions map[string]string
+	// Resources are objects of the framework's resource definitions
+	// (definitions/*.yaml), validated against their schemas and given to
+	// templates as .Resources.<slugPlural>.
+	Resources []map[string]any
 }
 
 // Marker is the processed-by marker the objects of req carry:
@@ -201,12 +206,21 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 	if len(plans) == 0 {
 		plans = []string{DefaultPlan}
 	}
+	// The parameters' JSON Schema (params.schema.json, or derived from
+	// params.yaml) first: every violation with its JSON pointer.
+	if err := schema.ValidateParams(b, req.Params); err != nil {
+		return nil, err
+	}
 	values, err := params.Resolve(b.Params, req.Params)
 	if err != nil {
 		return nil, err
 	}
+	resources, err := definedResources(b, req.Resources)
+	if err != nil {
+		return nil, err
+	}
 	top := &plan.Unit{Bundle: b, Instance: req.Instance.Name, Values: values}
-	units := map[*plan.Unit]*unit{top: {r: render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage}), resolver: req.Dependencies}}
+	units := map[*plan.Unit]*unit{top: {r: render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage, Resources: resources}), resolver: req.Dependencies}}
 	opts := plan.Options{Instance: req.Instance.Name, PipeNames: req.PipeNames}
 	if req.Dependencies != nil {
 		opts.Dependency = func(parent *plan.Unit, t *bundle.Task) (*plan.Unit, error) {
@@ -340,4 +354,21 @@ func dependency(units map[*plan.Unit]*unit, parent *plan.Unit, t *bundle.Task, r
 	inst := render.Instance{Name: name, Namespace: req.Instance.Namespace}
 	units[child] = &unit{r: render.New(b, values, inst, render.Options{PublisherImage: req.PublisherImage}), resolver: resolver}
 	return child, nil
+}
+
+// definedResources validates the resources of the framework's definitions
+// and groups them for templates; a framework without definitions accepts
+// none.
+func definedResources(b *bundle.Bundle, resources []map[string]any) (map[string][]any, error) {
+	if len(b.Definitions) == 0 {
+		if len(resources) > 0 {
+			return nil, fmt.Errorf("%d resource(s) given, but %s has no resource definitions (definitions/)", len(resources), b.ID())
+		}
+		return map[string][]any{}, nil
+	}
+	defs, err := schema.LoadDefinitions(b)
+	if err != nil {
+		return nil, err
+	}
+	return schema.Resources(b.Name, defs, resources)
 }

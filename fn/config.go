@@ -68,6 +68,10 @@ type Spec struct {
 	// A render whose output differs fails (kudo-render lock --pin-output
 	// writes them).
 	ExpectedResourceVersions map[string]string `yaml:"expectedResourceVersions,omitempty" json:"expectedResourceVersions,omitempty"`
+	// Resources are objects of the framework's resource definitions
+	// (apiVersion <framework>.kudorender.dev/<version>), validated against
+	// their schemas and given to templates as .Resources.<slugPlural>.
+	Resources []map[string]any `yaml:"resources,omitempty" json:"resources,omitempty"`
 	// Lock is written by `kudo-render lock`: commits of nested git
 	// sources and schema digests.
 	Lock *Lock `yaml:"lock,omitempty" json:"lock,omitempty"`
@@ -311,6 +315,9 @@ func (c *Config) extendOptions(src Sources) extend.Options {
 // request builds the engine request for a loaded bundle. Parameter values
 // of the config are used unless values is given (Instance objects).
 func (c *Config) request(res *extend.Result, name, ns string, values map[string]any) (engine.Request, error) {
+	if err := CheckSchemaLock(res.Bundle, c.Spec.Lock); err != nil {
+		return engine.Request{}, err
+	}
 	if values == nil {
 		var err error
 		if values, err = c.Values(); err != nil {
@@ -338,6 +345,7 @@ func (c *Config) request(res *extend.Result, name, ns string, values map[string]
 		ServerSideApply:          c.Spec.ServerSideApply,
 		PublisherImage:           c.Spec.PublisherImage,
 		ExpectedResourceVersions: c.Spec.ExpectedResourceVersions,
+		Resources:                c.Spec.Resources,
 		Source:                   strings.Join(ids, " <- "),
 		Origin:                   strings.Join(origins, " <- "),
 	}, nil

@@ -21,6 +21,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/refs"
+	"github.com/kudo-render/kudo-render/schema"
 )
 
 // Annotations of generated objects in the KRM function's output.
@@ -96,6 +97,14 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 		req, err := cfg.Request(ctx, f.Sources)
 		if err != nil {
 			return nil, err
+		}
+		// Input items of the framework's resource definitions
+		// (<framework>.kudorender.dev) are resources too; they stay in
+		// the output as they are.
+		for _, it := range kept {
+			if m, err := it.Map(); err == nil && schema.Owns(req.Bundle.Name, m) {
+				req.Resources = append(req.Resources, m)
+			}
 		}
 		reqs = append(reqs, req)
 	}

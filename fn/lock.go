@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/schema"
 )
 
 // Pin is a git reference resolved to a commit by `kudo-render lock` for a
@@ -180,4 +182,78 @@ func setAfter(m *yaml.Node, key string, v *yaml.Node, after string) {
 		}
 	}
 	m.Content = append(m.Content, k, v)
+}
+
+// SchemaDigests lists the digests of a bundle's schemas as the lock keys
+// them: "<framework>/<slugPlural>/<version>" for resource definitions and
+// "<framework>@<version>/params" for params.schema.json.
+func SchemaDigests(b *bundle.Bundle) (map[string]string, error) {
+	out := map[string]string{}
+	if len(b.ParamsSchema) > 0 {
+		d, err := schema.Digest(b.ParamsSchema)
+		if err != nil {
+			return nil, err
+		}
+		out[b.ID()+"/params"] = d
+	}
+	if len(b.Definitions) > 0 {
+		defs, err := schema.LoadDefinitions(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, def := range defs {
+			d, err := schema.Digest(def.Schema)
+			if err != nil {
+				return nil, err
+			}
+			out[b.Name+"/"+def.ID()] = d
+		}
+	}
+	return out, nil
+}
+
+// SchemaChangedError is a schema that differs from the digest the lock
+// recorded for the same version.
+type SchemaChangedError struct{ Changed []string }
+
+func (e *SchemaChangedError) Error() string {
+	return strings.Join(e.Changed, "; ")
+}
+
+// CheckSchemaLock refuses schemas that changed under a version the lock
+// recorded: schemas are immutable per version (Governor), so a change
+// needs a new version.
+func CheckSchemaLock(b *bundle.Bundle, lock *Lock) error {
+	if lock == nil || len(lock.Schemas) == 0 {
+		return nil
+	}
+	got, err := SchemaDigests(b)
+	if err != nil {
+		return err
+	}
+	var changed []string
+	for _, k := range sortedKeysOf(got) {
+		want, ok := lock.Schemas[k]
+		if !ok || want == got[k] {
+			continue
+		}
+		what := strings.TrimPrefix(k, b.Name+"/")
+		if strings.HasSuffix(k, "/params") {
+			what = "params.schema.json of " + strings.TrimSuffix(k, "/params")
+		}
+		changed = append(changed, fmt.Sprintf("schema of %s changed: publish a new version (locked %s, now %s)", what, want, got[k]))
+	}
+	if len(changed) > 0 {
+		return &SchemaChangedError{Changed: changed}
+	}
+	return nil
+}
+
+func sortedKeysOf(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

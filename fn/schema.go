@@ -3,7 +3,7 @@ package fn
 import _ "embed"
 
 //go:embed schema.json
-var schema []byte
+var schemaJSON []byte
 
 // Schema returns the JSON schema (2020-12) of the FrameworkRender.
-func Schema() []byte { return schema }
+func Schema() []byte { return schemaJSON }

@@ -26,6 +26,9 @@ type Options struct {
 	// PublisherImage runs kubectl in the Job that publishes a Pipe task's
 	// files. Default: DefaultPublisherImage.
 	PublisherImage string
+	// Resources are what templates see as .Resources: the objects of the
+	// framework's resource definitions, by slugPlural.
+	Resources map[string][]any
 }
 
 // DefaultPublisherImage is the default image of the pipe publisher.
@@ -96,7 +99,18 @@ func (r *Renderer) Vars(s Step) map[string]any {
 		"StepName":        s.Step,
 		"Params":          copyParams(r.params),
 		"Pipes":           pipes,
+		"Resources":       r.resources(),
 	}
+}
+
+// resources gives templates a copy of .Resources (Sprig's set must not
+// leak from one template to the next).
+func (r *Renderer) resources() map[string]any {
+	out := make(map[string]any, len(r.opts.Resources))
+	for k, v := range r.opts.Resources {
+		out[k] = v
+	}
+	return object.New(out).DeepCopy().Map
 }
 
 // copyParams gives each template execution its own copy of the

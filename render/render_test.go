@@ -237,8 +237,9 @@ func TestVars(t *testing.T) {
 		"OperatorName": "zookeeper", "OperatorVersion": "0.3.0", "AppVersion": "3.4.14",
 		"Name": "zk", "Namespace": "data",
 		"PlanName": "deploy", "PhaseName": "zookeeper", "StepName": "deploy",
-		"Params": map[string]any{"NODE_COUNT": "3"},
-		"Pipes":  map[string]string{},
+		"Params":    map[string]any{"NODE_COUNT": "3"},
+		"Pipes":     map[string]string{},
+		"Resources": map[string]any{},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Vars(...): -want, +got:\n%s", diff)

@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/schema"
 	"maps"
 	"regexp"
 	"slices"
@@ -208,6 +209,7 @@ func (v *verifier) render(parsed map[string]*tmpl.Template, roles map[string]*ro
 		"StepName":        sampleStep,
 		"Params":          map[string]any(values),
 		"Pipes":           v.samplePipes(),
+		"Resources":       v.sampleResources(),
 	}
 	for _, name := range slices.Sorted(maps.Keys(parsed)) {
 		file := templatePath(name)
@@ -321,4 +323,23 @@ func artifactName(parts ...string) string {
 		parts[i] = nonAlnum.ReplaceAllString(strings.ToLower(p), "")
 	}
 	return strings.Join(parts, ".")
+}
+
+// sampleResources gives templates an empty list for every slugPlural of
+// the bundle's resource definitions, so that `range .Resources.topics`
+// renders.
+func (v *verifier) sampleResources() map[string]any {
+	out := map[string]any{}
+	if len(v.b.Definitions) == 0 {
+		return out
+	}
+	defs, err := schema.LoadDefinitions(v.b)
+	if err != nil {
+		v.errorf("definitions", 0, "%v", err)
+		return out
+	}
+	for _, d := range defs {
+		out[d.SlugPlural] = []any{}
+	}
+	return out
 }

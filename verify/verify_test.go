@@ -362,12 +362,12 @@ func TestBundle(t *testing.T) {
 			},
 		},
 		"InvalidImplicitVariable": {
-			reason: "Only KUDO's implicit variables, Params and Pipes exist.",
+			reason: "Only KUDO's implicit variables, Params, Pipes and Resources exist.",
 			files: kudo(map[string]string{
 				"templates/cm.yaml": baseTemplate + "{{- if false }}\n  x: {{ .name }}\n{{- end }}\n",
 			}),
 			want: []Finding{
-				errorAt("templates/cm.yaml", 8, `template uses the undefined implicit variable "name" (did you mean "Name"?); templates can use OperatorName, Name, Namespace, AppVersion, OperatorVersion, PlanName, PhaseName, StepName, Params, Pipes`),
+				errorAt("templates/cm.yaml", 8, `template uses the undefined implicit variable "name" (did you mean "Name"?); templates can use OperatorName, Name, Namespace, AppVersion, OperatorVersion, PlanName, PhaseName, StepName, Params, Pipes, Resources`),
 			},
 		},
 		"UndefinedPipe": {

@@ -9,10 +9,12 @@ import (
 )
 
 // implicits are the top-level variables templates see: KUDO's
-// renderer.NewVariableMap().WithDefaults() plus Params and Pipes.
+// renderer.NewVariableMap().WithDefaults() plus Params and Pipes, and
+// kudo-render's Resources (objects of the framework's resource
+// definitions).
 var implicits = []string{
 	"OperatorName", "Name", "Namespace", "AppVersion", "OperatorVersion",
-	"PlanName", "PhaseName", "StepName", "Params", "Pipes",
+	"PlanName", "PhaseName", "StepName", "Params", "Pipes", "Resources",
 }
 
 func isImplicit(name string) bool { return slices.Contains(implicits, name) }

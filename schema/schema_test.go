@@ -1,0 +1,86 @@
+package schema
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata (review the diff)")
+
+// hostileTimeout is how long any single hostile input may take.
+const hostileTimeout = 5 * time.Second
+
+// within runs f in a goroutine and fails the test when it takes longer
+// than d: a hang on hostile input is a failure, not a stuck test run. f
+// must not use t (FailNow only works on the test's goroutine): it stores
+// its results for the caller to check once within returns.
+func within(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("did not finish within %v", d)
+	}
+}
+
+// violationsOf returns the violations of a *ValidationError (nil for a nil
+// error), failing the test for any other error.
+func violationsOf(t *testing.T, err error) []Violation {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want *ValidationError, got %T: %v", err, err)
+	}
+	if len(ve.Violations) == 0 {
+		t.Fatalf("*ValidationError without violations")
+	}
+	return ve.Violations
+}
+
+// problemsOf returns the problems of a *SchemaError or *DefinitionsError
+// (nil for a nil error), failing the test for any other error.
+func problemsOf(t *testing.T, err error) []Problem {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var list []*Problem
+	var se *SchemaError
+	var de *DefinitionsError
+	switch {
+	case errors.As(err, &se):
+		list = se.Problems
+	case errors.As(err, &de):
+		list = de.Problems
+	default:
+		t.Fatalf("want *SchemaError or *DefinitionsError, got %T: %v", err, err)
+	}
+	if len(list) == 0 {
+		t.Fatalf("%T without problems", err)
+	}
+	out := make([]Problem, len(list))
+	for i, p := range list {
+		out[i] = *p
+	}
+	return out
+}
+
+func readTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
