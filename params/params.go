@@ -129,7 +129,7 @@ func Resolve(defs []*bundle.Param, values map[string]any) (Values, error) {
 	slices.Sort(undefined)
 	for _, name := range undefined {
 		msg := "is not defined by the package"
-		if s, ok := suggest(name, names); ok {
+		if s, ok := Suggest(name, names); ok {
 			msg += fmt.Sprintf("; did you mean %s?", nameInMsg(s))
 		}
 		violations = append(violations, Violation{Param: name, Msg: msg})

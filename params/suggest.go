@@ -6,11 +6,11 @@ import "strings"
 // defined one and still be suggested.
 const maxSuggestDistance = 2
 
-// suggest returns the defined name closest to name: one equal to it but for
+// Suggest returns the defined name closest to name: one equal to it but for
 // case, or else one at most maxSuggestDistance edits away (compared without
 // case). The first of equally close names wins. A name that would have to
 // be replaced entirely ("X" for "Y") is not suggested.
-func suggest(name string, defined []string) (string, bool) {
+func Suggest(name string, defined []string) (string, bool) {
 	lname := []rune(strings.ToLower(name))
 	best, bestDist := "", maxSuggestDistance+1
 	for _, d := range defined {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/params"
 	"io"
 	"math"
 	"reflect"
@@ -285,23 +286,10 @@ func floatNumber(f float64, ptr string) (any, error) {
 
 // scalarText is the text of a scalar map key.
 func scalarText(v any) (string, bool) {
-	switch t := v.(type) {
-	case string:
-		return t, true
-	case bool:
-		return strconv.FormatBool(t), true
-	case int:
-		return strconv.Itoa(t), true
-	case int64:
-		return strconv.FormatInt(t, 10), true
-	case uint64:
-		return strconv.FormatUint(t, 10), true
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), true
-	case nil:
+	if v == nil {
 		return "null", true
 	}
-	return "", false
+	return params.Text(v)
 }
 
 // escapePtr escapes one JSON pointer token (RFC 6901).

@@ -668,7 +668,7 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 		if strings.HasSuffix(v.Message, "(additionalProperties)") && strings.Count(v.Pointer, "/") == 1 {
 			name := unescapePtr(v.Pointer[1:])
 			v.Message = "is not a parameter of this package"
-			if s, ok := suggest(name, declared); ok {
+			if s, ok := params.Suggest(name, declared); ok {
 				v.Message += "; did you mean " + s + "?"
 			}
 		}
@@ -713,45 +713,4 @@ func typeList(types []string) string {
 		return "a valid value"
 	}
 	return strings.Join(parts, " or ")
-}
-
-// suggest returns the name in names closest to name: equal but for case,
-// or at most two edits away (compared without case).
-func suggest(name string, names []string) (string, bool) {
-	lname := []rune(strings.ToLower(name))
-	best, bestDist := "", 3
-	for _, d := range names {
-		ld := []rune(strings.ToLower(d))
-		if len(ld)-len(lname) > 2 || len(lname)-len(ld) > 2 {
-			continue
-		}
-		dist := levenshtein(lname, ld)
-		if dist > 0 && dist >= max(len(lname), len(ld)) {
-			continue
-		}
-		if dist < bestDist {
-			best, bestDist = d, dist
-		}
-	}
-	return best, bestDist <= 2
-}
-
-func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
