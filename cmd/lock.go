@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -79,7 +81,7 @@ changes nothing.`,
 			if err != nil {
 				return err
 			}
-			for _, k := range sortedKeys(pins) {
+			for _, k := range slices.Sorted(maps.Keys(pins)) {
 				edit.Lock.Pins = append(edit.Lock.Pins, pins[k])
 			}
 			// Schema digests: versions already locked keep their digest
@@ -164,15 +166,6 @@ func verifyPins(ctx context.Context, f source.Fetcher, cfg *fn.Config, stdout io
 	}
 	fmt.Fprintf(stdout, "%d pin(s) verified\n", len(pins))
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeAtomic replaces a file through a temporary file in its folder.

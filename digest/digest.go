@@ -5,7 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
@@ -113,12 +114,7 @@ func Check(objs []*object.Object, expected map[string]string) error {
 		got[Key(o)] = o.String("metadata", "annotations", AnnResourceVersion)
 	}
 	var bad []string
-	keys := make([]string, 0, len(expected))
-	for k := range expected {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(expected)) {
 		switch v, ok := got[k]; {
 		case !ok:
 			bad = append(bad, fmt.Sprintf("%s: pinned but not in the output", k))

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -364,12 +365,7 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 	params := map[string]any{}
 	pipes := map[string]any{}
 	var unknown []string
-	keys := make([]string, 0, len(data))
-	for k := range data {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(data)) {
 		v := data[k]
 		switch {
 		case k == "framework":

@@ -3,6 +3,8 @@ package fn
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -232,7 +234,7 @@ func CheckSchemaLock(b *bundle.Bundle, lock *Lock) error {
 		return err
 	}
 	var changed []string
-	for _, k := range sortedKeysOf(got) {
+	for _, k := range slices.Sorted(maps.Keys(got)) {
 		want, ok := lock.Schemas[k]
 		if !ok || want == got[k] {
 			continue
@@ -247,13 +249,4 @@ func CheckSchemaLock(b *bundle.Bundle, lock *Lock) error {
 		return &SchemaChangedError{Changed: changed}
 	}
 	return nil
-}
-
-func sortedKeysOf(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -180,7 +180,7 @@ func (r *Renderer) Common() ([]Rendered, error) {
 		"AppVersion":      r.b.AppVersion,
 	}
 	var out []Rendered
-	for _, name := range sortedKeys(r.b.Common) {
+	for _, name := range slices.Sorted(maps.Keys(r.b.Common)) {
 		objs, err := r.execute("common/"+name, r.b.Common[name], vars)
 		if err != nil {
 			return nil, &Error{Err: err}
@@ -192,10 +192,6 @@ func (r *Renderer) Common() ([]Rendered, error) {
 
 func (r *Renderer) fail(s Step, err error) error {
 	return &Error{Task: s.Task, Where: strings.Join([]string{s.Plan, s.Phase, s.Step}, "."), Err: err}
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // ParameterFile renders the parameter file of a KudoOperator task with

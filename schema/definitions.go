@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -109,7 +110,7 @@ type rawDefinition struct {
 func LoadDefinitions(b *bundle.Bundle) ([]*Definition, error) {
 	var p strictyaml.Problems
 	var defs []*Definition
-	for _, name := range sortedKeys(b.Definitions) {
+	for _, name := range slices.Sorted(maps.Keys(b.Definitions)) {
 		file := path.Join(DefinitionsDir, name)
 		data := b.Definitions[name]
 		switch strings.ToLower(path.Ext(name)) {

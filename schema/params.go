@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -629,7 +630,7 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 	converted := make(map[string]any, len(values))
 	unparsed := map[string]bool{}
 	nodes := 1
-	for _, name := range sortedKeys(values) {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
 		if v == nil {
 			continue
@@ -660,7 +661,7 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 	if err != nil {
 		return &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
 	}
-	declared := sortedKeys(mapOf(doc["properties"]))
+	declared := slices.Sorted(maps.Keys(mapOf(doc["properties"])))
 	for _, v := range found {
 		if unparsed[v.Pointer] && strings.HasPrefix(v.Message, "got string, want ") {
 			continue // said better above

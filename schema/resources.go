@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -159,7 +160,7 @@ func Resources(framework string, defs []*Definition, resources []map[string]any)
 			}
 		}
 
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if !slices.Contains(topLevel, k) {
 				bad("/"+escapePtr(k), "unknown field: a resource has apiVersion, kind, metadata and spec (its data goes below spec)")
 			}
@@ -172,7 +173,7 @@ func Resources(framework string, defs []*Definition, resources []map[string]any)
 		case meta == nil:
 			bad("/metadata", "must be a mapping")
 		default:
-			for _, k := range sortedKeys(meta) {
+			for _, k := range slices.Sorted(maps.Keys(meta)) {
 				if !slices.Contains(metadataFields, k) {
 					bad("/metadata/"+escapePtr(k), "unknown field: metadata has name, namespace, labels and annotations")
 				}
@@ -210,7 +211,7 @@ func Resources(framework string, defs []*Definition, resources []map[string]any)
 					bad("/metadata/"+f, "must be a mapping of strings")
 					continue
 				}
-				for _, k := range sortedKeys(m) {
+				for _, k := range slices.Sorted(maps.Keys(m)) {
 					if _, isString := m[k].(string); !isString {
 						bad("/metadata/"+f+"/"+escapePtr(k), "must be a string")
 					}
