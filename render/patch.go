@@ -47,11 +47,7 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		if !ok {
 			return nil, r.fail(s, fmt.Errorf("patch %q is not in templates/", name))
 		}
-		tp, err := r.template(bundle.TemplatePath(name), src)
-		if err != nil {
-			return nil, r.fail(s, err)
-		}
-		out, err := tp.Execute(vars)
+		out, err := r.run(bundle.TemplatePath(name), src, vars)
 		if err != nil {
 			return nil, r.fail(s, err)
 		}

@@ -132,13 +132,18 @@ func (r *Renderer) template(path string, src []byte) (*tmpl.Template, error) {
 	return t, nil
 }
 
-// execute renders one template file into objects.
-func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rendered, error) {
+// run executes a template file (parsed once per renderer).
+func (r *Renderer) run(path string, src []byte, vars map[string]any) (*tmpl.Output, error) {
 	t, err := r.template(path, src)
 	if err != nil {
 		return nil, err
 	}
-	out, err := t.Execute(vars)
+	return t.Execute(vars)
+}
+
+// execute renders one template file into objects.
+func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rendered, error) {
+	out, err := r.run(path, src, vars)
 	if err != nil {
 		return nil, err
 	}
@@ -212,14 +217,10 @@ func (r *Renderer) ParameterFile(name string) (map[string]any, error) {
 		"AppVersion":      r.b.AppVersion,
 		"Name":            r.inst.Name,
 		"Namespace":       r.inst.Namespace,
-		"Params":          map[string]any(r.params),
+		"Params":          copyParams(r.params),
 	}
 	path := bundle.TemplatePath(name)
-	t, err := r.template(path, src)
-	if err != nil {
-		return nil, err
-	}
-	out, err := t.Execute(vars)
+	out, err := r.run(path, src, vars)
 	if err != nil {
 		return nil, err
 	}
