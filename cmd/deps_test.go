@@ -103,3 +103,39 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// TestDependencyCommon: a dependency's common/ manifests are rendered once,
+// first, with the dependency's operator label.
+func TestDependencyCommon(t *testing.T) {
+	dir := t.TempDir()
+	mysql := mustAbs(t, "../examples/mysql")
+	os.WriteFile(filepath.Join(dir, "operator.yaml"), []byte(`apiVersion: kudo.dev/v1beta1
+name: shop
+operatorVersion: 1.0.0
+kubernetesVersion: 1.20.0
+tasks:
+  - {name: db1, kind: KudoOperator, spec: {package: `+mysql+`, instanceName: db1}}
+  - {name: db2, kind: KudoOperator, spec: {package: `+mysql+`, instanceName: db2}}
+plans:
+  deploy:
+    strategy: serial
+    phases:
+      - {name: p, strategy: parallel, steps: [{name: a, tasks: [db1]}, {name: b, tasks: [db2]}]}
+`), 0o644)
+	cfg := filepath.Join(dir, "render.yaml")
+	os.WriteFile(cfg, []byte("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: shop, namespace: shop}\nspec:\n  framework: {path: .}\n"), 0o644)
+	out, _, err := run("render", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, "kind: PriorityClass"); n != 1 {
+		t.Fatalf("%d PriorityClasses, want the dependency's common/ once", n)
+	}
+	pc := objectDoc(out, "kind: PriorityClass")
+	if !strings.Contains(pc, "kudo.dev/operator: mysql") || !strings.Contains(pc, `argocd.argoproj.io/sync-wave: "-1"`) {
+		t.Errorf("common manifest of the dependency:\n%s", pc)
+	}
+	if !strings.Contains(out, "name: db1-data") || !strings.Contains(out, "name: db2-data") {
+		t.Error("both instances of the dependency must render")
+	}
+}

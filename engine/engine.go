@@ -249,17 +249,37 @@ func renderOne(req Request, commonSeen map[string]bool) ([]item, error) {
 	}
 
 	var items []item
-	// common/ first, once per framework.
-	if !commonSeen[b.ID()] {
-		commonSeen[b.ID()] = true
-		objs, err := r.Common()
+	// common/ first, once per framework: the rendered one's, then those
+	// of its dependencies in the order they run.
+	commonOf := func(u *plan.Unit, source, origin string, ssa bool) error {
+		ub := u.Bundle
+		if commonSeen[ub.ID()] {
+			return nil
+		}
+		commonSeen[ub.ID()] = true
+		objs, err := units[u].r.Common()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, rd := range objs {
 			items = append(items, item{obj: rd.Obj, wave: -1, ssa: ssa, meta: enhance.Meta{
-				OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Origin: req.Origin, Template: rd.Template,
+				OperatorName: ub.Name, OperatorVersion: ub.Version, Source: source, Origin: origin, Template: rd.Template,
 			}})
+		}
+		return nil
+	}
+	if err := commonOf(top, source, req.Origin, ssa); err != nil {
+		return nil, err
+	}
+	for _, inv := range invs {
+		if u := inv.Unit; u != nil && u != top {
+			depSSA := u.Bundle.Format == bundle.FormatFramework
+			if req.ServerSideApply != nil {
+				depSSA = *req.ServerSideApply
+			}
+			if err := commonOf(u, u.Bundle.ID(), "", depSSA); err != nil {
+				return nil, err
+			}
 		}
 	}
 
