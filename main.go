@@ -10,7 +10,7 @@ import (
 )
 
 func main() {
-	if err := cmd.New(os.Stdin, os.Stdout, os.Stderr).Execute(); err != nil {
+	if err := cmd.Main(os.Stdin, os.Stdout, os.Stderr, os.Exit).Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}

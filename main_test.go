@@ -78,3 +78,16 @@ func TestProcessOutputDir(t *testing.T) {
 		t.Errorf("output folder created on error: %v", err)
 	}
 }
+
+// TestProcessTimeout: a template that loops is stopped by the watchdog:
+// exit 1 and nothing on stdout.
+func TestProcessTimeout(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "templates"), 0o755)
+	os.WriteFile(filepath.Join(dir, "framework.yaml"), []byte("name: spin\nversion: \"1\"\ntasks:\n  t: {resources: [loop.yaml]}\nplans:\n  deploy:\n    steps: [{name: s, tasks: [t]}]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "templates", "loop.yaml"), []byte("{{ range 2000000000 }}{{ end }}"), 0o644)
+	out, errs, code := kudoRender(t, "render", dir, "--name", "x", "--timeout", "300ms")
+	if code != 1 || out != "" || !strings.Contains(errs, "gave up after 300ms") {
+		t.Errorf("code=%d stdout=%q stderr=%q", code, out, errs)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/kudo-render/kudo-render/fn"
 
@@ -16,7 +17,19 @@ var Version = "dev"
 // New returns the root command reading stdin and writing stdout and
 // stderr.
 func New(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return newRoot(stdin, stdout, stderr, nil)
+}
+
+// Main is the command of the kudo-render process: like New, plus a
+// watchdog (--timeout) that ends the process with exit status 1 and
+// nothing on stdout when a render runs too long (a template that loops).
+func Main(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
+	return newRoot(stdin, stdout, stderr, exit)
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
 	var g gitFlags
+	var timeout time.Duration
 	root := &cobra.Command{
 		Use:   "kudo-render",
 		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
@@ -36,6 +49,17 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		},
 	}
 	g.register(root)
+	root.PersistentFlags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up (exit 1, nothing on stdout) after this long; 0: never")
+	if exit != nil {
+		root.PersistentPreRun = func(*cobra.Command, []string) {
+			if timeout > 0 {
+				time.AfterFunc(timeout, func() {
+					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): a template may loop\n", timeout)
+					exit(1)
+				})
+			}
+		}
+	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRender(&g, stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(&g, stdout, stderr), newLock(&g, stdout, stderr))
