@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/object"
@@ -80,7 +81,7 @@ named params, or any package parameter by name.`,
 // cmpConfig reads the config, loads its framework and applies Argo CD's
 // environment.
 func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*fn.Config, *extend.Result, error) {
-	if filepath.IsAbs(file) {
+	if bundle.CheckRef(filepath.ToSlash(file)) != nil {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
 	cfg, err := fn.LoadPluginFile(file)
