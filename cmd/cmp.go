@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -87,6 +88,14 @@ func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*fn.Conf
 	cfg, err := fn.LoadPluginFile(file)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Local paths stay inside the application's repository: the working
+	// directory is <repository>/<ARGOCD_APP_SOURCE_PATH>.
+	if wd, err := os.Getwd(); err == nil {
+		cfg.Confine = wd
+		if sp := filepath.Clean(os.Getenv("ARGOCD_APP_SOURCE_PATH")); sp != "." && !filepath.IsAbs(sp) && strings.HasSuffix(wd, string(filepath.Separator)+sp) {
+			cfg.Confine = strings.TrimSuffix(wd, string(filepath.Separator)+sp)
+		}
 	}
 	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
 	if err != nil {

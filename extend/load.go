@@ -187,17 +187,23 @@ func open(ctx context.Context, loc Location, opts Options) (Opened, error) {
 // confined checks that dir is inside root once symbolic links are
 // resolved.
 func confined(root, dir string) error {
-	r, err := filepath.EvalSymlinks(root)
+	r, err := filepath.Abs(root)
+	if err == nil {
+		r, err = filepath.EvalSymlinks(r)
+	}
 	if err != nil {
 		return err
 	}
-	d, err := filepath.EvalSymlinks(dir)
+	d, err := filepath.Abs(dir)
+	if err == nil {
+		d, err = filepath.EvalSymlinks(d)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot open %s: %w", dir, err)
 	}
 	rel, err := filepath.Rel(r, d)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s is outside %s: a function may only read inside its package", dir, root)
+		return fmt.Errorf("%s is outside %s: local paths may not leave it", dir, root)
 	}
 	return nil
 }

@@ -124,6 +124,10 @@ type Config struct {
 	krm bool
 	// plugin defers the name check: Argo CD gives the name.
 	plugin bool
+	// Confine, when set, is a folder that local framework, base and
+	// repository paths may not leave (the repository of an Argo CD
+	// application).
+	Confine string
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -294,7 +298,10 @@ func (c *Config) RequestFor(ctx context.Context, src Sources, res *extend.Result
 
 func (c *Config) extendOptions(src Sources) extend.Options {
 	opts := extend.Options{OpenGit: src.OpenGit, Base: c.Spec.Base}
-	if c.krm {
+	switch {
+	case c.Confine != "":
+		opts.Confine = c.Confine
+	case c.krm:
 		opts.Confine = c.Dir
 	}
 	if c.Spec.Base != nil && c.Spec.Base.Path != "" {

@@ -162,3 +162,27 @@ func TestArgoCDParameters(t *testing.T) {
 		t.Errorf("announcement = %v", ann)
 	}
 }
+
+// TestArgoCDConfined: a framework path that leaves the application's
+// repository is refused.
+func TestArgoCDConfined(t *testing.T) {
+	generate, _, discover := plugin(t)
+	name, args := cmd(generate)
+	repo := t.TempDir()
+	app := filepath.Join(repo, "apps", "web")
+	copyDir(t, "../examples/argocd", app)
+	outside := filepath.Join(t.TempDir(), "framework")
+	copyDir(t, "../examples/argocd/framework", outside)
+	rel, _ := filepath.Rel(app, outside)
+	os.WriteFile(filepath.Join(app, discover), []byte("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {}\nspec:\n  framework: {path: "+rel+"}\n"), 0o644)
+	out, errs, err := run(t, app, argoEnv("ARGOCD_APP_SOURCE_PATH=apps/web"), name, args...)
+	if err == nil || out != "" || !strings.Contains(errs, "outside") {
+		t.Errorf("a framework outside the repository: err=%v stderr=%q", err, errs)
+	}
+	// Inside the repository, another folder is fine.
+	copyDir(t, "../examples/argocd/framework", filepath.Join(repo, "frameworks", "cache"))
+	os.WriteFile(filepath.Join(app, discover), []byte("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {}\nspec:\n  framework: {path: ../../frameworks/cache}\n"), 0o644)
+	if _, errs, err := run(t, app, argoEnv("ARGOCD_APP_SOURCE_PATH=apps/web"), name, args...); err != nil {
+		t.Errorf("a framework elsewhere in the repository: %v\n%s", err, errs)
+	}
+}
