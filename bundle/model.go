@@ -129,7 +129,12 @@ type Task struct {
 	// Operator describes a KudoOperator task.
 	Operator *KudoOperatorSpec
 
-	Pos Pos
+	// Depth is how many bases down an extension's task was defined: 0 in
+	// the bundle itself, 1 in its base... Paths a task names (a
+	// KudoOperator package) are relative to where it was defined.
+	Depth int `json:"-"`
+
+	Pos Pos `json:"-"`
 }
 
 // Patch is one entry of a task's `patches`: a template file holding a
@@ -174,7 +179,7 @@ type Plan struct {
 	Phases   []*Phase
 	// From is KEP-0012's `from: base/<plan>`.
 	From string
-	Pos  Pos
+	Pos  Pos `json:"-"`
 }
 
 // Phase is a group of steps.
@@ -227,8 +232,8 @@ type Param struct {
 	// Fields lists the fields params.yaml wrote for this parameter
 	// ("default", "description", ...): an extension's parameter overrides
 	// exactly those fields of its base's (KEP-0012).
-	Fields map[string]bool
-	Pos    Pos
+	Fields map[string]bool `json:"-"`
+	Pos    Pos             `json:"-"`
 }
 
 // HasDefault reports whether the parameter declares a default.

@@ -139,3 +139,41 @@ plans:
 		t.Error("both instances of the dependency must render")
 	}
 }
+
+// TestDependencyPathFromBase: a KudoOperator package path written in a
+// base is relative to the base, not to the extension that inherits it.
+func TestDependencyPathFromBase(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), []byte(s), 0o644)
+	}
+	// a base with a dependency next to it, extended from elsewhere
+	write("platform/kbase/operator.yaml", `apiVersion: kudo.dev/v1beta1
+name: kbase
+operatorVersion: 1.0.0
+kubernetesVersion: 1.20.0
+tasks:
+  - {name: dep, kind: KudoOperator, spec: {package: ./dep, instanceName: dep}}
+plans:
+  deploy:
+    strategy: serial
+    phases: [{name: p, strategy: serial, steps: [{name: s, tasks: [dep]}]}]
+`)
+	write("platform/kbase/dep/framework.yaml", "name: dep\nversion: \"1\"\ntasks:\n  t: {resources: [cm.yaml]}\nplans:\n  deploy:\n    steps: [{name: s, tasks: [t]}]\n")
+	write("platform/kbase/dep/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"{{ .Name }}-from-dep\"}\n")
+	write("team/ext/operator.yaml", `apiVersion: kudo.dev/v1beta1
+name: ext
+operatorVersion: 1.0.0
+kubernetesVersion: 1.20.0
+extends: {path: ../../platform/kbase}
+`)
+	write("team/render.yaml", "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: x, namespace: y}\nspec:\n  framework: {path: ext}\n")
+	out, _, err := run("render", filepath.Join(root, "team/render.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "name: dep-from-dep") {
+		t.Errorf("the base's dependency was not found relative to the base:\n%s", out)
+	}
+}

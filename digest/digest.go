@@ -56,7 +56,8 @@ type Input struct {
 }
 
 // InputDigest digests an Input: the whole merged bundle model (files,
-// tasks, plans, parameters) and the render's settings.
+// tasks, plans, parameters; not where in its files a definition sits) and
+// the render's settings.
 func InputDigest(in Input) (string, error) {
 	data, err := json.Marshal(in)
 	if err != nil {

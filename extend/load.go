@@ -82,6 +82,9 @@ type Result struct {
 	Bundle *bundle.Bundle
 	// Location is where the bundle asked for is.
 	Location Location
+	// Locations are where each bundle of the chain is, the one asked
+	// for first (Task.Depth indexes it).
+	Locations []Location
 	// Chain lists the bundles, the one asked for first, then its base,
 	// its base's base...
 	Chain []Layer
@@ -138,7 +141,7 @@ func load(ctx context.Context, loc Location, opts Options, chain []string, top b
 		ext = opts.Base
 	}
 	if ext == nil {
-		return &Result{Bundle: b, Location: loc, Chain: []Layer{layer}}, nil
+		return &Result{Bundle: b, Location: loc, Locations: []Location{loc}, Chain: []Layer{layer}}, nil
 	}
 	chain = append(chain, op.ID)
 	baseLoc, err := locate(ctx, loc, ext, opts)
@@ -153,7 +156,8 @@ func load(ctx context.Context, loc Location, opts Options, chain []string, top b
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Bundle: merged, Location: loc, Chain: append([]Layer{layer}, baseRes.Chain...)}, nil
+	return &Result{Bundle: merged, Location: loc, Locations: append([]Location{loc}, baseRes.Locations...),
+		Chain: append([]Layer{layer}, baseRes.Chain...)}, nil
 }
 
 func displayName(loc Location) string {

@@ -179,6 +179,7 @@ func first(a, b string) string {
 func prefixTask(t *bundle.Task, name string) *bundle.Task {
 	nt := *t
 	nt.Name = name
+	nt.Depth = t.Depth + 1
 	nt.Resources = prefixAll(t.Resources)
 	nt.PatchesStrategicMerge = prefixAll(t.PatchesStrategicMerge)
 	nt.Patches = nil

@@ -292,7 +292,7 @@ func (c *Config) RequestFor(ctx context.Context, src Sources, res *extend.Result
 	if err != nil {
 		return engine.Request{}, err
 	}
-	req.Dependencies = c.dependencies(ctx, src, res.Location, []string{res.Chain[0].Location})
+	req.Dependencies = c.dependencies(ctx, src, res.Locations, []string{res.Chain[0].Location})
 	return req, nil
 }
 

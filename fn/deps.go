@@ -15,9 +15,11 @@ import (
 // relative to that bundle; a name is looked up in spec.repositories
 // (<package>/<operatorVersion>/, or <package>/ with that version). The
 // operatorVersion and appVersion a task asks for must match the package.
-func (c *Config) dependencies(ctx context.Context, src Sources, loc extend.Location, chain []string) engine.DependencyResolver {
+func (c *Config) dependencies(ctx context.Context, src Sources, locs []extend.Location, chain []string) engine.DependencyResolver {
 	return func(t *bundle.Task) (*bundle.Bundle, engine.DependencyResolver, error) {
 		op := t.Operator
+		// relative to the bundle of the chain that defines the task
+		loc := locs[min(t.Depth, len(locs)-1)]
 		opts := c.extendOptions(src)
 		opts.Base = nil
 		var childLoc extend.Location
@@ -47,6 +49,6 @@ func (c *Config) dependencies(ctx context.Context, src Sources, loc extend.Locat
 		if op.AppVersion != "" && b.AppVersion != op.AppVersion {
 			return nil, nil, fmt.Errorf("package %q has appVersion %s, the task asks for %s", op.Package, b.AppVersion, op.AppVersion)
 		}
-		return b, c.dependencies(ctx, src, childLoc, append(chain, id)), nil
+		return b, c.dependencies(ctx, src, res.Locations, append(chain, id)), nil
 	}
 }

@@ -452,7 +452,7 @@ func (f *Function) instanceRequest(ctx context.Context, cfg *Config, inst *yaml.
 	if err != nil {
 		return engine.Request{}, err
 	}
-	req.Dependencies = cfg.dependencies(ctx, f.Sources, res.Location, []string{res.Chain[0].Location})
+	req.Dependencies = cfg.dependencies(ctx, f.Sources, res.Locations, []string{res.Chain[0].Location})
 	return req, nil
 }
 
