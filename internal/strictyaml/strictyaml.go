@@ -10,38 +10,16 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/diag"
 )
 
-// Problem is a problem at one place of one YAML file.
-type Problem struct {
-	File  string // path relative to the bundle root, e.g. "params.yaml"
-	Line  int    // 1-based; 0 when unknown
-	Field string // field path, e.g. "parameters[3].default"
-	Msg   string
-}
-
-func (e *Problem) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Field)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
+// Problem is a problem at one place of one YAML file: kudo-render's one
+// diagnostic type.
+type Problem = diag.Diagnostic
 
 // Problems collects Problems.
-type Problems struct{ List []*Problem }
-
-// Add appends a problem.
-func (p *Problems) Add(file string, line int, field, format string, args ...any) {
-	p.List = append(p.List, &Problem{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
-}
+type Problems = diag.List
 
 var (
 	nodeType   = reflect.TypeFor[yaml.Node]()

@@ -1,0 +1,212 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Severity of a diagnostic.
+type Severity string
+
+// Severities, as kyaml's framework.Result spells them.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
+)
+
+// Resource identifies the object a diagnostic is about.
+type Resource struct {
+	APIVersion string
+	Kind       string
+	Namespace  string
+	Name       string
+}
+
+func (r *Resource) String() string {
+	if r == nil {
+		return ""
+	}
+	s := r.Kind
+	if r.Namespace != "" {
+		s += " " + r.Namespace + "/" + r.Name
+	} else {
+		s += " " + r.Name
+	}
+	return s
+}
+
+// Diagnostic is one problem at one place. Only Msg is required.
+type Diagnostic struct {
+	// Severity is error when empty.
+	Severity Severity
+	// File is the path of the file, relative to the root it was read from
+	// (the bundle, the FunctionConfig's folder): "params.yaml",
+	// "templates/cm.yaml".
+	File string
+	// Line is 1-based; 0 when unknown.
+	Line int
+	// Field is the path of the field inside the file or the object, e.g.
+	// "parameters[3].default", "spec.template.spec.containers[0].image",
+	// or a JSON pointer ("/NODE_COUNT").
+	Field string
+	// Resource is the object concerned, if any.
+	Resource *Resource
+	// Msg says what is wrong; it reads after the field.
+	Msg string
+}
+
+// Error formats the diagnostic as file:line: field: message (parts that are
+// unknown are left out). A resource is named before the field.
+func (d *Diagnostic) Error() string {
+	var b strings.Builder
+	sep := func() {
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+	}
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		if d.File == "" {
+			b.WriteString("line ")
+		} else {
+			b.WriteString(":")
+		}
+		fmt.Fprintf(&b, "%d", d.Line)
+	}
+	if d.Resource != nil {
+		sep()
+		b.WriteString(d.Resource.String())
+	}
+	if d.Field != "" {
+		sep()
+		b.WriteString(d.Field)
+	}
+	sep()
+	b.WriteString(d.Msg)
+	return b.String()
+}
+
+// IsWarning reports whether d is a warning or an info.
+func (d *Diagnostic) IsWarning() bool {
+	return d.Severity == SeverityWarning || d.Severity == SeverityInfo
+}
+
+// Newf makes an error diagnostic.
+func Newf(file string, line int, field, format string, args ...any) *Diagnostic {
+	return &Diagnostic{File: file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// List collects diagnostics.
+type List struct{ List []*Diagnostic }
+
+// Add appends an error diagnostic.
+func (l *List) Add(file string, line int, field, format string, args ...any) {
+	l.List = append(l.List, Newf(file, line, field, format, args...))
+}
+
+// Warn appends a warning.
+func (l *List) Warn(file string, line int, field, format string, args ...any) {
+	d := Newf(file, line, field, format, args...)
+	d.Severity = SeverityWarning
+	l.List = append(l.List, d)
+}
+
+// Errors returns the diagnostics that are errors.
+func (l *List) Errors() []*Diagnostic {
+	var out []*Diagnostic
+	for _, d := range l.List {
+		if !d.IsWarning() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Warnings returns the diagnostics that are warnings or infos.
+func (l *List) Warnings() []*Diagnostic {
+	var out []*Diagnostic
+	for _, d := range l.List {
+		if d.IsWarning() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Err returns nil when l holds no error diagnostics, else an *Error with
+// the given head holding every error diagnostic.
+func (l *List) Err(head string) error {
+	errs := l.Errors()
+	if len(errs) == 0 {
+		return nil
+	}
+	return &Error{Head: head, List: errs}
+}
+
+// Error is a failure made of one or more diagnostics.
+type Error struct {
+	// Head says what failed: `cannot load framework "zookeeper"`.
+	Head string
+	List []*Diagnostic
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Head)
+	if len(e.List) == 1 {
+		if e.Head != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.List[0].Error())
+		return b.String()
+	}
+	if e.Head != "" {
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%d problems:", len(e.List))
+	for _, d := range e.List {
+		b.WriteString("\n  ")
+		b.WriteString(d.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives errors.As access to each diagnostic.
+func (e *Error) Unwrap() []error {
+	out := make([]error, len(e.List))
+	for i, d := range e.List {
+		out[i] = d
+	}
+	return out
+}
+
+// Diagnostics implements [Carrier].
+func (e *Error) Diagnostics() []*Diagnostic { return e.List }
+
+// Carrier is implemented by errors that hold diagnostics.
+type Carrier interface {
+	Diagnostics() []*Diagnostic
+}
+
+// From returns the diagnostics of err: those of the first [Carrier] or
+// [Diagnostic] found in its chain (errors.As order), each prefixed with
+// the context the wrapping errors add; an error without any becomes one
+// diagnostic holding its whole message. nil gives nil.
+func From(err error) []*Diagnostic {
+	if err == nil {
+		return nil
+	}
+	var c Carrier
+	if errors.As(err, &c) {
+		if ds := c.Diagnostics(); len(ds) > 0 {
+			return ds
+		}
+	}
+	var d *Diagnostic
+	if errors.As(err, &d) && d.Error() == err.Error() {
+		return []*Diagnostic{d}
+	}
+	return []*Diagnostic{{Msg: err.Error()}}
+}

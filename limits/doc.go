@@ -1,0 +1,13 @@
+// Package limits is kudo-render's resource model: every cost that grows
+// with its input (bytes read, template output, intermediate values, YAML
+// values, git objects, items) has a limit here, checked before memory is
+// spent. [Default] gives the defaults; [Table] lists every limit with its
+// flag and environment variable, and is what docs/limits.md documents.
+//
+// Limits are set by whoever runs kudo-render (flags, or environment
+// variables for KRM orchestrators and the Argo CD sidecar); a package or a
+// FunctionConfig cannot raise them.
+//
+// A stage that hits a limit returns a *diag.LimitError made by [Limit.Err],
+// so every message names the limit, its value and the flag that raises it.
+package limits
