@@ -3,6 +3,7 @@ package bundle
 import (
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"strings"
 )
@@ -30,6 +31,9 @@ func (e *LoadError) Error() string {
 	}
 	return b.String()
 }
+
+// Diagnostics implements diag.Carrier.
+func (e *LoadError) Diagnostics() []*diag.Diagnostic { return e.Problems }
 
 // Unwrap gives errors.As access to each problem.
 func (e *LoadError) Unwrap() []error {

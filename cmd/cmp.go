@@ -7,25 +7,27 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kudo-render/kudo-render/argocd"
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/output"
 )
 
 // newCMP is the Argo CD config-management plugin: `cmp generate` and
 // `cmp parameters`, run by the sidecar in the application's folder.
-func newCMP(g *gitFlags, stdout, stderr io.Writer) *cobra.Command {
+func newCMP(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var file string
 	c := &cobra.Command{
 		Use:   "cmp",
 		Short: "Argo CD config-management plugin commands (see deploy/argocd)",
 	}
-	c.PersistentFlags().StringVarP(&file, "config", "f", fn.ConfigFileName, "FunctionConfig in the working directory")
+	c.PersistentFlags().StringVarP(&file, "config", "f", argocd.ConfigFileName, "FunctionConfig in the working directory")
 	generate := &cobra.Command{
 		Use:   "generate",
 		Short: "Print the manifests of the application: nothing on stdout and exit 1 on any error",
@@ -42,20 +44,20 @@ named params, or any package parameter by name.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.RequestFor(context.Background(), g.sources(stderr, cfg), res)
+			ctx := context.Background()
+			req, err := cfg.RequestFor(ctx, g.sources(stderr, cfg), res)
 			if err != nil {
 				return err
 			}
-			items, err := renderItems(cfg, req, stderr)
+			items, err := engine.RenderWith(cfg.EngineOptions(warner(stderr)), req)
 			if err != nil {
 				return err
 			}
-			data, err := object.Stream(objects(items))
+			data, err := object.Stream(engine.Objects(items))
 			if err != nil {
 				return err
 			}
-			_, err = stdout.Write(data)
-			return err
+			return out.Write(data)
 		},
 	}
 	parameters := &cobra.Command{
@@ -67,12 +69,11 @@ named params, or any package parameter by name.`,
 			if err != nil {
 				return err
 			}
-			data, err := json.MarshalIndent(fn.Announce(res.Bundle), "", "  ")
+			data, err := json.MarshalIndent(argocd.Announce(res.Bundle), "", "  ")
 			if err != nil {
 				return err
 			}
-			_, err = stdout.Write(append(data, '\n'))
-			return err
+			return out.Write(append(data, '\n'))
 		},
 	}
 	c.AddCommand(generate, parameters)
@@ -80,30 +81,27 @@ named params, or any package parameter by name.`,
 }
 
 // cmpConfig reads the config, loads its framework and applies Argo CD's
-// environment.
-func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*fn.Config, *extend.Result, error) {
+// environment. Local paths stay inside the application's repository.
+func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*config.Config, *extend.Result, error) {
 	if bundle.CheckRef(filepath.ToSlash(file)) != nil {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
-	cfg, err := fn.LoadPluginFile(file)
+	cfg, err := config.LoadPluginFile(file)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Local paths stay inside the application's repository: the working
-	// directory is <repository>/<ARGOCD_APP_SOURCE_PATH>.
 	if wd, err := os.Getwd(); err == nil {
-		cfg.Confine = wd
-		if sp := filepath.Clean(os.Getenv("ARGOCD_APP_SOURCE_PATH")); sp != "." && !filepath.IsAbs(sp) && strings.HasSuffix(wd, string(filepath.Separator)+sp) {
-			cfg.Confine = strings.TrimSuffix(wd, string(filepath.Separator)+sp)
-		}
+		cfg.Confine = argocd.RepositoryRoot(wd, os.Getenv("ARGOCD_APP_SOURCE_PATH"))
 	}
 	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := cfg.ApplyArgoEnv(os.Environ(), res.Bundle); err != nil {
+	settings, err := argocd.FromEnv(os.Environ(), res.Bundle)
+	if err != nil {
 		return nil, nil, err
 	}
+	cfg.ApplyArgoCD(settings)
 	if !check {
 		return cfg, res, nil
 	}

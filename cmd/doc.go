@@ -1,6 +1,11 @@
-// Package cmd is kudo-render's command line: render, verify and version.
-// Commands are thin: they parse flags, call package engine (through the
-// FunctionConfig of package fn) or package verify, and print. On any error
-// they print nothing on stdout and return an error, which main turns into
-// a message on stderr and exit status 1.
+// Package cmd is kudo-render's command line. It only wires commands:
+// render, verify, schema, lock, version, the Argo CD plugin's cmp
+// generate/parameters, and, without arguments, the KRM function. Each
+// command parses its flags and calls the adapters (package config for the
+// FunctionConfig, argocd, flux, fn) and the core (engine, verify).
+//
+// Everything a command prints goes through one output.Writer, written
+// once the whole result is known: on any error nothing reaches stdout (or
+// -o DIR), main prints the message on stderr and exits with status 1, and
+// the --timeout watchdog can no longer fire once output has begun.
 package cmd

@@ -2,10 +2,10 @@ package cmd
 
 import (
 	"path/filepath"
-
-	"github.com/kudo-render/kudo-render/fn"
 	"strings"
 	"testing"
+
+	"github.com/kudo-render/kudo-render/config"
 )
 
 // TestExamples renders every examples/*/render.yaml and verifies every
@@ -25,11 +25,11 @@ func TestExamples(t *testing.T) {
 			if !strings.Contains(out, "kind: ") {
 				t.Errorf("render printed no objects")
 			}
-			cfg, err := fn.LoadFile(cfg)
+			cfg, err := config.LoadFile(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			vout, _, err := run("verify", cfg.Location().Dir)
+			vout, _, err := run("verify", filepath.Join(cfg.Dir, cfg.Spec.Framework.Path))
 			if err != nil {
 				t.Fatalf("verify: %v", err)
 			}

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/location"
 )
 
 // TestKEP0012Example is KEP-0012's graduation criterion: its example
 // extension of the mysql framework renders.
 func TestKEP0012Example(t *testing.T) {
-	res, err := extend.Load(context.Background(), extend.Location{Dir: "../examples/mysql-extension"}, extend.Options{})
+	res, err := extend.Load(context.Background(), location.Local{Dir: "../examples/mysql-extension"}, extend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/fn"
-	"github.com/kudo-render/kudo-render/gitops"
+	"github.com/kudo-render/kudo-render/flux"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/output"
 )
 
 type renderFlags struct {
@@ -21,7 +21,7 @@ type renderFlags struct {
 	plans, params                   []string
 }
 
-func newRender(g *gitFlags, stdout, stderr io.Writer) *cobra.Command {
+func newRender(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f renderFlags
 	c := &cobra.Command{
 		Use:   "render CONFIG.yaml | DIR",
@@ -30,6 +30,10 @@ func newRender(g *gitFlags, stdout, stderr io.Writer) *cobra.Command {
 
 CONFIG.yaml is a kudorender.dev/v1alpha1 FrameworkRender. With a package
 folder instead, --name names the instance. Flags override the config.
+
+With -o DIR the objects are written as files (one per object, or the Flux
+layout with --target flux), all or nothing: files kudo-render wrote there
+before and no longer produces are removed, other files are left alone.
 
 On any error nothing is written to stdout (or to -o DIR) and the exit
 status is 1.`,
@@ -42,38 +46,14 @@ status is 1.`,
 			if err != nil {
 				return err
 			}
-			req, err := cfg.Request(context.Background(), g.sources(stderr, cfg))
+			if cfg.Target() == config.Flux && f.outDir == "" {
+				return fmt.Errorf("--target flux writes a folder tree: give -o DIR")
+			}
+			items, err := cfg.Render(context.Background(), g.sources(stderr, cfg), warner(stderr))
 			if err != nil {
 				return err
 			}
-			if req.Target == gitops.Flux {
-				if f.outDir == "" {
-					return fmt.Errorf("--target flux writes a folder tree: give -o DIR")
-				}
-				items, err := renderItems(cfg, req, stderr)
-				if err != nil {
-					return err
-				}
-				files, err := gitops.WriteFlux(items, gitops.FluxOptions{Name: req.Instance.Name})
-				if err != nil {
-					return err
-				}
-				return writeFiles(f.outDir, files)
-			}
-			items, err := renderItems(cfg, req, stderr)
-			if err != nil {
-				return err
-			}
-			objs := objects(items)
-			if f.outDir != "" {
-				return writeDir(f.outDir, objs)
-			}
-			data, err := object.Stream(objs)
-			if err != nil {
-				return err
-			}
-			_, err = stdout.Write(data)
-			return err
+			return writeRender(out, cfg, items, f.outDir)
 		},
 	}
 	c.Flags().StringVar(&f.name, "name", "", "instance name (overrides metadata.name)")
@@ -85,22 +65,58 @@ status is 1.`,
 	return c
 }
 
+// writeRender writes a render: a YAML stream on stdout, one file per
+// object in dir, or the Flux layout in dir.
+func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, dir string) error {
+	if dir == "" {
+		data, err := object.Stream(engine.Objects(items))
+		if err != nil {
+			return err
+		}
+		return out.Write(data)
+	}
+	var files map[string][]byte
+	var err error
+	if cfg.Target() == config.Flux {
+		files, err = flux.Layout(items, flux.Options{Name: cfg.Metadata.Name})
+	} else {
+		files, err = objectFiles(engine.Objects(items))
+	}
+	if err != nil {
+		return err
+	}
+	return out.WriteDir(dir, files)
+}
+
+// objectFiles lays objects out one per file, named by output.Names.
+func objectFiles(objs []*object.Object) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for i, name := range output.Names(objs) {
+		data, err := objs[i].Marshal()
+		if err != nil {
+			return nil, err
+		}
+		files[name] = data
+	}
+	return files, nil
+}
+
 // configFor reads CONFIG.yaml, or builds a config for a package folder,
 // then applies the flags.
-func configFor(arg string, f renderFlags) (*fn.Config, error) {
+func configFor(arg string, f renderFlags) (*config.Config, error) {
 	info, err := os.Stat(arg)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", arg, err)
 	}
-	var cfg *fn.Config
+	var cfg *config.Config
 	if info.IsDir() {
 		if f.name == "" {
 			return nil, fmt.Errorf("rendering the folder %s needs --name (the instance name)", arg)
 		}
-		cfg = &fn.Config{Dir: ".", File: arg}
-		cfg.APIVersion, cfg.Kind = fn.APIVersion, fn.Kind
+		cfg = &config.Config{Dir: ".", File: arg}
+		cfg.APIVersion, cfg.Kind = config.APIVersion, config.Kind
 		cfg.Spec.Framework.Path = arg
-	} else if cfg, err = fn.LoadFile(arg); err != nil {
+	} else if cfg, err = config.LoadFile(arg); err != nil {
 		return nil, err
 	}
 	if f.name != "" {
@@ -120,60 +136,10 @@ func configFor(arg string, f renderFlags) (*fn.Config, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("-p %q: want KEY=VALUE", kv)
 		}
-		if cfg.Spec.Params == nil {
-			cfg.Spec.Params = map[string]fn.Node{}
-		}
-		cfg.Spec.Params[k] = fn.StringNode(v)
+		cfg.SetParam(k, v)
 	}
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
-}
-
-// writeDir writes one file per object, named kind_name.yaml (with the
-// namespace when two objects share kind and name). Files are written only
-// after the whole render succeeded.
-func writeDir(dir string, objs []*object.Object) error {
-	files := map[string][]byte{}
-	for _, o := range objs {
-		data, err := o.Marshal()
-		if err != nil {
-			return err
-		}
-		name := strings.ToLower(o.Kind()) + "_" + o.Name() + ".yaml"
-		if _, dup := files[name]; dup {
-			name = strings.ToLower(o.Kind()) + "_" + o.Namespace() + "_" + o.Name() + ".yaml"
-		}
-		files[name] = data
-	}
-	return writeFiles(dir, files)
-}
-
-// writeFiles writes files (slash paths relative to dir), creating folders.
-func writeFiles(dir string, files map[string][]byte) error {
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// renderItems renders one request with the config's render-wide options;
-// warnings go to stderr.
-func renderItems(cfg *fn.Config, req engine.Request, stderr io.Writer) ([]gitops.Item, error) {
-	return engine.RenderWith(engine.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: warner(stderr)}, req)
-}
-
-func objects(items []gitops.Item) []*object.Object {
-	out := make([]*object.Object, len(items))
-	for i, it := range items {
-		out[i] = it.Obj
-	}
-	return out
 }

@@ -1,14 +1,17 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"github.com/kudo-render/kudo-render/fn"
-
 	"github.com/spf13/cobra"
+
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/output"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -23,6 +26,8 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // Main is the command of the kudo-render process: like New, plus a
 // watchdog (--timeout) that ends the process with exit status 1 and
 // nothing on stdout when a render runs too long (a template that loops).
+// Once output has begun the watchdog no longer fires, so stdout never
+// carries a partial stream.
 func Main(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
 	return newRoot(stdin, stdout, stderr, exit)
 }
@@ -30,6 +35,7 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Comm
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
 	var g gitFlags
 	var timeout time.Duration
+	out := output.NewWriter(stdout)
 	root := &cobra.Command{
 		Use:   "kudo-render",
 		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
@@ -45,35 +51,38 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			if isTerminal(stdin) {
 				return c.Help()
 			}
-			return runFunction(&g, stdin, stdout, stderr)
+			return runFunction(&g, stdin, out, stderr)
 		},
 	}
 	g.register(root)
 	root.PersistentFlags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up (exit 1, nothing on stdout) after this long; 0: never")
-	if exit != nil {
-		root.PersistentPreRun = func(*cobra.Command, []string) {
-			if timeout > 0 {
-				time.AfterFunc(timeout, func() {
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if timeout < 0 {
+			return fmt.Errorf("--timeout %s: must not be negative (0 means never)", timeout)
+		}
+		if exit != nil && timeout > 0 {
+			time.AfterFunc(timeout, func() {
+				if out.Expire() {
 					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): a template may loop\n", timeout)
 					exit(1)
-				})
-			}
+				}
+			})
 		}
+		return nil
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(&g, stdout, stderr), newVerify(stdout), newVersion(stdout), newSchema(stdout), newCMP(&g, stdout, stderr), newLock(&g, stdout, stderr))
+	root.AddCommand(newRender(&g, out, stderr), newVerify(out), newVersion(out), newSchema(out), newCMP(&g, out, stderr), newLock(&g, out, stderr))
 	return root
 }
 
-func newVersion(stdout io.Writer) *cobra.Command {
+func newVersion(out *output.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := io.WriteString(stdout, Version+"\n")
-			return err
+			return out.Write([]byte(Version + "\n"))
 		},
 	}
 }
@@ -88,14 +97,21 @@ func isTerminal(r io.Reader) bool {
 }
 
 // runFunction runs the KRM function in the current directory.
-func runFunction(g *gitFlags, stdin io.Reader, stdout, stderr io.Writer) error {
+func runFunction(g *gitFlags, stdin io.Reader, out *output.Writer, stderr io.Writer) error {
 	dir, err := os.Getwd()
 	if err != nil {
 		return err
 	}
 	f := &fn.Function{Dir: dir, Warn: warner(stderr),
-		SourcesFor: func(cfg *fn.Config) fn.Sources { return g.sources(stderr, cfg) }}
-	return f.Run(stdin, stdout)
+		SourcesFor: func(cfg *config.Config) config.Sources { return g.sources(stderr, cfg) }}
+	// The ResourceList is written whole, after the function ran (with its
+	// results when it failed: that is how KRM orchestrators learn why).
+	var buf bytes.Buffer
+	err = f.Run(stdin, &buf)
+	if werr := out.Write(buf.Bytes()); err == nil {
+		err = werr
+	}
+	return err
 }
 
 func warner(stderr io.Writer) func(string) {

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/schema"
 )
 
-func newSchema(stdout io.Writer) *cobra.Command {
+func newSchema(out *output.Writer) *cobra.Command {
 	var paramsDir string
 	c := &cobra.Command{
 		Use:   "schema [--params DIR]",
@@ -30,10 +31,9 @@ any template runs.`,
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if paramsDir == "" {
-				_, err := stdout.Write(fn.Schema())
-				return err
+				return out.Write(config.Schema())
 			}
-			res, err := extend.Load(context.Background(), extend.Location{Dir: paramsDir}, extend.Options{})
+			res, err := extend.Load(context.Background(), location.Local{Dir: paramsDir}, extend.Options{})
 			if err != nil {
 				return err
 			}
@@ -41,13 +41,12 @@ any template runs.`,
 			if err != nil {
 				return err
 			}
-			var out bytes.Buffer
-			if err := json.Indent(&out, data, "", "  "); err != nil {
+			var buf bytes.Buffer
+			if err := json.Indent(&buf, data, "", "  "); err != nil {
 				return err
 			}
-			out.WriteByte('\n')
-			_, err = stdout.Write(out.Bytes())
-			return err
+			buf.WriteByte('\n')
+			return out.Write(buf.Bytes())
 		},
 	}
 	c.Flags().StringVar(&paramsDir, "params", "", "print the effective parameter schema of the framework in this folder")

@@ -3,16 +3,17 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/verify"
 )
 
-func newVerify(stdout io.Writer) *cobra.Command {
+func newVerify(w *output.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify DIR",
 		Short: "Check a package the way `kubectl kudo package verify` does",
@@ -25,7 +26,7 @@ the exit status is 1 when there is an error (warnings alone pass).`,
 		Example: "  kudo-render verify ../operators/repository/kafka/operator",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			res, err := extend.Load(context.Background(), extend.Location{Dir: args[0]}, extend.Options{})
+			res, err := extend.Load(context.Background(), location.Local{Dir: args[0]}, extend.Options{})
 			if err != nil {
 				return err
 			}
@@ -43,8 +44,7 @@ the exit status is 1 when there is an error (warnings alone pass).`,
 				return fmt.Errorf("%s%d verification error(s) in %s", out.String(), errs, args[0])
 			}
 			fmt.Fprintf(&out, "%s is valid\n", args[0])
-			_, err = io.WriteString(stdout, out.String())
-			return err
+			return w.Write([]byte(out.String()))
 		},
 	}
 }

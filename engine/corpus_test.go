@@ -16,7 +16,6 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/gitops"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/plan"
@@ -25,20 +24,23 @@ import (
 
 // renderCorpus renders the deploy plan of a corpus package for instance
 // "inst" in namespace "ns1", as the reference was produced.
-func renderCorpus(t testing.TB, dir string, params map[string]any, target gitops.Target) []*object.Object {
+func renderCorpus(t testing.TB, dir string, params map[string]any) []*object.Object {
+	return engine.Objects(renderCorpusItems(t, dir, params))
+}
+
+func renderCorpusItems(t testing.TB, dir string, params map[string]any) []engine.Item {
 	t.Helper()
 	b, err := bundle.LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := engine.Render(engine.Request{
-		Bundle: b, Instance: render.Instance{Name: "inst", Namespace: "ns1"},
-		Params: params, Target: target,
+	items, err := engine.RenderWith(engine.Options{}, engine.Request{
+		Bundle: b, Instance: render.Instance{Name: "inst", Namespace: "ns1"}, Params: params,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return objs
+	return items
 }
 
 func find(objs []*object.Object, kind, name string) *object.Object {
@@ -53,7 +55,7 @@ func find(objs []*object.Object, kind, name string) *object.Object {
 func TestCorpusRendersDeploy(t *testing.T) {
 	for name, dir := range testcorpus.Operators(t) {
 		t.Run(name, func(t *testing.T) {
-			objs := renderCorpus(t, dir, nil, gitops.ArgoCD)
+			objs := renderCorpus(t, dir, nil)
 			if len(objs) == 0 {
 				t.Fatal("no objects")
 			}
@@ -73,7 +75,8 @@ func TestCorpusRendersDeploy(t *testing.T) {
 // with default parameters.
 func TestZookeeperAcceptance(t *testing.T) {
 	dir := testcorpus.Operators(t)["zookeeper"]
-	objs := renderCorpus(t, dir, nil, gitops.ArgoCD)
+	items := renderCorpusItems(t, dir, nil)
+	objs := engine.Objects(items)
 	want := []struct{ kind, name string }{
 		{"Service", "inst-hs"}, {"Service", "inst-cs"}, {"PodDisruptionBudget", "inst-pdb"},
 		{"ConfigMap", "inst-bootstrap"}, {"ConfigMap", "inst-healthcheck"},
@@ -97,13 +100,15 @@ func TestZookeeperAcceptance(t *testing.T) {
 			t.Errorf("replicas = %v (%T), want 3", r, r)
 		}
 	}
-	if job := find(objs, "Job", "inst-validation"); job != nil {
-		ann := job.MapAt("metadata", "annotations")
-		if ann[gitops.AnnHook] != "Sync" || ann[gitops.AnnHookDeletePolicy] != "HookSucceeded" {
-			t.Errorf("validation Job is not a Sync hook: %v", ann)
+	for _, it := range items {
+		if it.Obj.Kind() != "Job" || it.Obj.Name() != "inst-validation" {
+			continue
 		}
-		if ann[gitops.AnnSyncWave] != "1" {
-			t.Errorf("validation Job wave = %v, want 1 (after the parallel zookeeper phase)", ann[gitops.AnnSyncWave])
+		if !it.Hook {
+			t.Errorf("validation Job does not run once (a later step deletes it)")
+		}
+		if it.Wave != 1 {
+			t.Errorf("validation Job wave = %d, want 1 (after the parallel zookeeper phase)", it.Wave)
 		}
 	}
 }
@@ -122,11 +127,11 @@ func TestKafkaToggle(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	on := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "true"}, gitops.ArgoCD))
+	on := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "true"}))
 	if diff := cmp.Diff([]string{"ConfigMap/inst-cruisecontrol-props", "Deployment/inst-cruise-control", "Service/inst-cruise-control-svc"}, on); diff != "" {
 		t.Errorf("cruise-control objects with true (-want +got):\n%s", diff)
 	}
-	if off := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "false"}, gitops.ArgoCD)); len(off) != 0 {
+	if off := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "false"})); len(off) != 0 {
 		t.Errorf("with false, got %v", off)
 	}
 
@@ -155,7 +160,7 @@ func TestKafkaToggle(t *testing.T) {
 func TestKafkaPipe(t *testing.T) {
 	objs := renderCorpus(t, testcorpus.Operators(t)["kafka"], map[string]any{
 		"TRANSPORT_ENCRYPTION_ENABLED": "true", "USE_AUTO_TLS_CERTIFICATE": "true",
-	}, gitops.ArgoCD)
+	})
 	job := find(objs, "Job", "inst-generate-tls-certificates-pipe")
 	if job == nil {
 		t.Fatal("no pipe Job")
@@ -218,7 +223,7 @@ func TestCompatibilityWithKUDO(t *testing.T) {
 		t.Run(op, func(t *testing.T) {
 			ref := loadReference(t, op)
 			ours := map[string]map[string]any{}
-			for _, o := range renderCorpus(t, dir, nil, gitops.Plain) {
+			for _, o := range renderCorpus(t, dir, nil) {
 				m, err := roundTrip(o.Map)
 				if err != nil {
 					t.Fatal(err)

@@ -3,6 +3,7 @@ package extend
 import (
 	"context"
 	"errors"
+	"github.com/kudo-render/kudo-render/location"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,7 +79,7 @@ data:
   description: Storage location of sample data to load
 `,
 	})
-	res, err := Load(context.Background(), Location{Dir: filepath.Join(dir, "ext")}, Options{})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +213,7 @@ plans:
 				"templates/backup.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {backoffLimit: 9}\n",
 				"templates/extra.yaml":  "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {parallelism: 1}\n",
 			})
-			res, err := Load(context.Background(), Location{Dir: filepath.Join(dir, "ext")}, Options{})
+			res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")}, Options{})
 			if err != nil {
 				t.Fatalf("%s\n%v", tc.reason, err)
 			}
@@ -312,11 +313,11 @@ func TestLoadErrors(t *testing.T) {
 				writeTree(t, filepath.Join(dir, folder), files)
 			}
 			opts := tc.opts
-			opts.Repositories = []Repository{{Name: "local", Path: filepath.Join(dir, "repo")}}
+			opts.Sources = &location.Sources{Repositories: []location.Repository{{Name: "local", Location: location.Local{Dir: filepath.Join(dir, "repo")}}}}
 			if name == "KudoWithoutRepositories" {
-				opts.Repositories = nil
+				opts.Sources = nil
 			}
-			_, err := Load(context.Background(), Location{Dir: filepath.Join(dir, tc.top)}, opts)
+			_, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, tc.top)}, opts)
 			if err == nil {
 				t.Fatalf("%s: want an error", tc.reason)
 			}
@@ -347,8 +348,8 @@ func TestKudoRepositories(t *testing.T) {
 			writeTree(t, filepath.Join(dir, "ext"), map[string]string{
 				"framework.yaml": "name: e\nversion: \"1\"\nextends: {kudo: {framework: base, version: \"1.0\"}}\n",
 			})
-			res, err := Load(context.Background(), Location{Dir: filepath.Join(dir, "ext")},
-				Options{Repositories: []Repository{{Name: "r", Path: filepath.Join(dir, "repo")}}})
+			res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")},
+				Options{Sources: &location.Sources{Repositories: []location.Repository{{Name: "r", Location: location.Local{Dir: filepath.Join(dir, "repo")}}}}})
 			if err != nil {
 				t.Fatalf("%s: %v", tc.reason, err)
 			}
@@ -369,8 +370,8 @@ func TestBaseOverride(t *testing.T) {
 	fork["framework.yaml"] = strings.Replace(baseFramework, "name: base", "name: fork", 1)
 	writeTree(t, filepath.Join(dir, "fork"), fork)
 	writeTree(t, filepath.Join(dir, "ext"), map[string]string{"framework.yaml": "version: \"1\"\nextends: {path: ../base}\n"})
-	res, err := Load(context.Background(), Location{Dir: filepath.Join(dir, "ext")},
-		Options{Base: &bundle.Extends{Path: filepath.Join(dir, "fork")}})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")},
+		Options{Base: location.Local{Dir: filepath.Join(dir, "fork")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func TestChainBaseMeansImmediateBase(t *testing.T) {
 	writeTree(t, filepath.Join(dir, "c"), map[string]string{
 		"framework.yaml": "name: c\nversion: \"1\"\nextends: {path: ../b}\ntasks:\n  extra:\n    resources: [base/only.yaml]\n",
 	})
-	res, err := Load(context.Background(), Location{Dir: filepath.Join(dir, "c")}, Options{})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "c")}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,21 +1,12 @@
-// Package fn owns kudo-render's FunctionConfig API, the
-// kudorender.dev/v1alpha1 FrameworkRender, which names the framework, the
-// instance, the plans and the parameters of a render:
+// Package fn is the KRM function adapter: [Function] reads a
+// config.kubernetes.io/v1 ResourceList (kpt fn render, kustomize's exec
+// generators), renders the framework its functionConfig names (a
+// FrameworkRender of package config, or a ConfigMap with the same fields
+// flatly) and the kudo.dev/v1beta1 Instance objects among the items, and
+// returns the items plus the rendered objects, each with an owner marker
+// and a path below rendered/<instance>/ (named by package output).
 //
-//	apiVersion: kudorender.dev/v1alpha1
-//	kind: FrameworkRender
-//	metadata:
-//	  name: my-zk        # instance name
-//	  namespace: data    # instance namespace
-//	spec:
-//	  framework:
-//	    path: ../operators/zookeeper   # relative to the config's folder
-//	  plans: [deploy]                  # default: deploy
-//	  params:
-//	    NODE_COUNT: "5"
-//	  target: argocd                   # argocd (default) | plain
-//
-// The CLI reads it from a file; the KRM function and the Argo CD plugin
-// read the same schema. [LoadFile] and [Parse] decode it strictly: an
-// unknown field is an error with its line.
+// Errors become results: [Result] maps a diag.Diagnostic one to one onto
+// kyaml's framework.Result (message, severity, resourceRef, field.path,
+// file.path), so kpt and kustomize point at the file and field.
 package fn

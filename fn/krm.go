@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -16,11 +15,13 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/digest"
+	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/schema"
 )
@@ -43,10 +44,10 @@ type Function struct {
 	// kustomization or package root). Framework paths are relative to it
 	// and may not leave it.
 	Dir     string
-	Sources Sources
+	Sources config.Sources
 	// SourcesFor, when set, gives the sources for the functionConfig once
 	// it is read (credentials may depend on the hosts it names).
-	SourcesFor func(*Config) Sources
+	SourcesFor func(*config.Config) config.Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
 }
@@ -143,7 +144,9 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 		lookup = append(lookup, o)
 		plain = append(plain, it)
 	}
-	items, err := engine.RenderWith(engine.Options{Lookup: append(lookup, withRefs...), FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn}, reqs...)
+	opts := cfg.EngineOptions(f.Warn)
+	opts.Lookup = append(lookup, withRefs...)
+	items, err := engine.RenderWith(opts, reqs...)
 	if err != nil {
 		return nil, err
 	}
@@ -225,40 +228,35 @@ func ownerOf(r engine.Request) string {
 }
 
 // nodes turns rendered objects into RNodes with the owner marker and a
-// path below rendered/<instance>/.
+// path below rendered/<instance>/ (rendered/common/<operator>/ for common/
+// objects), named by output.Names.
 func (f *Function) nodes(objs []*object.Object, reqs []engine.Request) ([]*yaml.RNode, error) {
 	byInstance := map[string]engine.Request{}
 	for _, r := range reqs {
 		byInstance[r.Bundle.Name+"\x00"+r.Instance.Name] = r
 	}
-	used := map[string]bool{}
-	var out []*yaml.RNode
-	for _, o := range objs {
-		op := o.String("metadata", "labels", "kudo.dev/operator")
-		inst := o.String("metadata", "labels", "kudo.dev/instance")
-		dir := path.Join(RenderedDir, inst)
-		owner := ""
-		if r, ok := byInstance[op+"\x00"+inst]; ok {
-			owner = ownerOf(r)
-		} else {
-			// common/ objects belong to the framework: owned by the
-			// first request of that framework.
-			for _, r := range reqs {
-				if r.Bundle.Name == op {
-					owner = ownerOf(r)
-					break
-				}
-			}
-			dir = path.Join(RenderedDir, "common", op)
+	dirs := make([]string, len(objs))
+	owners := make([]string, len(objs))
+	byDir := map[string][]int{}
+	for i, o := range objs {
+		dirs[i], owners[i] = placeOf(o, reqs, byInstance)
+		byDir[dirs[i]] = append(byDir[dirs[i]], i)
+	}
+	files := make([]string, len(objs))
+	for dir, idx := range byDir {
+		group := make([]*object.Object, len(idx))
+		for j, i := range idx {
+			group[j] = objs[i]
 		}
-		file := path.Join(dir, fileName(o, ""))
-		if used[file] {
-			file = path.Join(dir, fileName(o, o.Namespace()))
+		for j, name := range output.Names(group) {
+			files[idx[j]] = path.Join(dir, name)
 		}
-		used[file] = true
+	}
+	out := make([]*yaml.RNode, 0, len(objs))
+	for i, o := range objs {
 		object.SetStrings(o.Map, map[string]string{
-			AnnOwner:                        owner,
-			string(kioutil.PathAnnotation):  file,
+			AnnOwner:                        owners[i],
+			string(kioutil.PathAnnotation):  files[i],
 			string(kioutil.IndexAnnotation): "0",
 		}, "metadata", "annotations")
 		n, err := toNode(o)
@@ -268,6 +266,23 @@ func (f *Function) nodes(objs []*object.Object, reqs []engine.Request) ([]*yaml.
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// placeOf returns the folder and the owner marker of a rendered object.
+// common/ objects belong to the framework: owned by the first request of
+// that framework.
+func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engine.Request) (string, string) {
+	op := o.String("metadata", "labels", enhance.LabelOperator)
+	inst := o.String("metadata", "labels", enhance.LabelInstance)
+	if r, ok := byInstance[op+"\x00"+inst]; ok {
+		return path.Join(RenderedDir, inst), ownerOf(r)
+	}
+	for _, r := range reqs {
+		if r.Bundle.Name == op {
+			return path.Join(RenderedDir, "common", op), ownerOf(r)
+		}
+	}
+	return path.Join(RenderedDir, "common", op), ""
 }
 
 func toNode(o *object.Object) (*yaml.RNode, error) {
@@ -304,20 +319,9 @@ func hasReference(v any) bool {
 	return false
 }
 
-var unsafeFile = regexp.MustCompile(`[^a-z0-9._-]+`)
-
-func fileName(o *object.Object, ns string) string {
-	parts := []string{strings.ToLower(o.Kind())}
-	if ns != "" {
-		parts = append(parts, ns)
-	}
-	parts = append(parts, o.Name())
-	return unsafeFile.ReplaceAllString(strings.ToLower(strings.Join(parts, "_")), "-") + ".yaml"
-}
-
 // config reads the functionConfig: a FrameworkRender, or a ConfigMap whose
 // data holds the same fields flatly.
-func (f *Function) config(fc *yaml.RNode) (*Config, error) {
+func (f *Function) config(fc *yaml.RNode) (*config.Config, error) {
 	name := "functionConfig"
 	if p := fc.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
 		name = p
@@ -348,11 +352,7 @@ func (f *Function) config(fc *yaml.RNode) (*Config, error) {
 		}
 		data = []byte(s)
 	}
-	c, err := parse(name, f.Dir, data, true)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+	return config.ParseKRM(name, f.Dir, data)
 }
 
 // fromConfigMap maps kpt's `configMap:` form to a FrameworkRender:
@@ -393,7 +393,7 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, &ConfigError{File: file, Problems: []*strictyaml.Problem{{File: file, Field: "data",
+		return nil, &config.ConfigError{File: file, Problems: []*diag.Diagnostic{{File: file, Field: "data",
 			Msg: fmt.Sprintf("unknown keys %s (want framework, plan, name, namespace, target, serverSideApply, publisherImage, param.KEY, pipe.KEY)", strings.Join(unknown, ", "))}}}
 	}
 	if len(params) > 0 {
@@ -405,14 +405,12 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 	if _, ok := meta["name"]; !ok && cm.GetName() != "" {
 		meta["name"] = cm.GetName()
 	}
-	return map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": meta, "spec": spec}, nil
+	return map[string]any{"apiVersion": config.APIVersion, "kind": config.Kind, "metadata": meta, "spec": spec}, nil
 }
 
-// instanceRequest renders a kudo.dev/v1beta1 Instance object: its
-// spec.operatorVersion.name is mapped to a package through
-// spec.operators, or looked up in spec.repositories as
-// <operator>/<version>/.
-func (f *Function) instanceRequest(ctx context.Context, cfg *Config, inst *yaml.RNode) (engine.Request, error) {
+// instanceRequest renders a kudo.dev/v1beta1 Instance object with its
+// spec.parameters.
+func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst *yaml.RNode) (engine.Request, error) {
 	m, err := inst.Map()
 	if err != nil {
 		return engine.Request{}, err
@@ -422,49 +420,11 @@ func (f *Function) instanceRequest(ctx context.Context, cfg *Config, inst *yaml.
 	if ov == "" {
 		return engine.Request{}, errors.New("spec.operatorVersion.name is empty")
 	}
-	opts := cfg.extendOptions(f.Sources)
-	var loc extend.Location
-	if ref, ok := cfg.Spec.Operators[ov]; ok {
-		sub := *cfg
-		sub.Spec.Framework = ref
-		loc = sub.Location()
-	} else {
-		op, version, ok := splitOperatorVersion(ov)
-		if !ok || len(cfg.Spec.Repositories) == 0 {
-			return engine.Request{}, fmt.Errorf("operator version %q is not in the functionConfig's spec.operators and cannot be looked up in spec.repositories", ov)
-		}
-		if loc, err = extend.Find(ctx, op, version, opts); err != nil {
-			return engine.Request{}, err
-		}
-	}
-	opts.Base = nil
-	res, err := extend.Load(ctx, loc, opts)
-	if err != nil {
-		return engine.Request{}, err
-	}
 	values := map[string]any{}
-	if ps, ok := o.Map["spec"].(map[string]any)["parameters"].(map[string]any); ok {
-		for k, v := range ps {
-			values[k] = v
-		}
+	if ps, ok := o.MapAt("spec")["parameters"].(map[string]any); ok {
+		maps.Copy(values, ps)
 	}
-	req, err := cfg.request(res, o.Name(), o.Namespace(), values)
-	if err != nil {
-		return engine.Request{}, err
-	}
-	req.Dependencies = cfg.dependencies(ctx, f.Sources, res.Locations, []string{res.Chain[0].Location})
-	return req, nil
-}
-
-var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
-
-// splitOperatorVersion splits KUDO's "<operator>-<version>".
-func splitOperatorVersion(s string) (string, string, bool) {
-	m := versionSuffix.FindStringSubmatch(s)
-	if m == nil {
-		return "", "", false
-	}
-	return m[1], m[2], true
+	return cfg.InstanceRequest(ctx, f.Sources, ov, o.Name(), o.Namespace(), values)
 }
 
 // itemError is an error about one input item.
@@ -479,31 +439,57 @@ func (e *itemError) Error() string {
 
 func (e *itemError) Unwrap() error { return e.err }
 
-// toResults turns an error into KRM results, with the file, field and
-// resource where they are known.
+// toResults turns an error into KRM results, one per diagnostic, with
+// the file, field and resource where they are known.
 func toResults(err error) []*framework.Result {
-	var ce *ConfigError
-	if errors.As(err, &ce) {
-		var out []*framework.Result
-		for _, p := range ce.Problems {
-			r := &framework.Result{Message: p.Msg, Severity: framework.Error, File: &framework.File{Path: p.File}}
-			if p.Field != "" {
-				r.Field = &framework.Field{Path: p.Field}
-			}
-			out = append(out, r)
-		}
-		return out
-	}
-	r := &framework.Result{Message: err.Error(), Severity: framework.Error}
 	var ie *itemError
-	if errors.As(err, &ie) {
-		r.ResourceRef = &yaml.ResourceIdentifier{
-			TypeMeta: yaml.TypeMeta{APIVersion: ie.item.GetApiVersion(), Kind: ie.item.GetKind()},
-			NameMeta: yaml.NameMeta{Name: ie.item.GetName(), Namespace: ie.item.GetNamespace()},
+	item := errors.As(err, &ie)
+	var out []*framework.Result
+	for _, d := range diag.From(err) {
+		r := Result(d)
+		if item && r.ResourceRef == nil {
+			r.ResourceRef = &yaml.ResourceIdentifier{
+				TypeMeta: yaml.TypeMeta{APIVersion: ie.item.GetApiVersion(), Kind: ie.item.GetKind()},
+				NameMeta: yaml.NameMeta{Name: ie.item.GetName(), Namespace: ie.item.GetNamespace()},
+			}
+			if p := ie.item.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
+				r.File = &framework.File{Path: p}
+			}
 		}
-		if p := ie.item.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
-			r.File = &framework.File{Path: p}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Result maps a diagnostic onto kyaml's framework.Result: message,
+// severity, resourceRef, field.path and file.path (the line, which
+// Result has no field for, goes into the message and the "line" tag).
+func Result(d *diag.Diagnostic) *framework.Result {
+	r := &framework.Result{Message: d.Msg, Severity: framework.Error}
+	switch d.Severity {
+	case diag.SeverityWarning:
+		r.Severity = framework.Warning
+	case diag.SeverityInfo:
+		r.Severity = framework.Info
+	}
+	if d.File == "" && d.Field == "" && d.Resource == nil {
+		r.Message = d.Error()
+	}
+	if d.File != "" {
+		r.File = &framework.File{Path: d.File}
+		if d.Line > 0 {
+			r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
+			r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
 		}
 	}
-	return []*framework.Result{r}
+	if d.Field != "" {
+		r.Field = &framework.Field{Path: d.Field}
+	}
+	if res := d.Resource; res != nil {
+		r.ResourceRef = &yaml.ResourceIdentifier{
+			TypeMeta: yaml.TypeMeta{APIVersion: res.APIVersion, Kind: res.Kind},
+			NameMeta: yaml.NameMeta{Name: res.Name, Namespace: res.Namespace},
+		}
+	}
+	return r
 }

@@ -63,7 +63,7 @@ func TestFluxLayout(t *testing.T) {
 			t.Errorf("%s depends on %v, want %s", k, deps[k], d)
 		}
 	}
-	job, err := os.ReadFile(filepath.Join(out, "01-deploy-deploy-init", "job-shop-db-deploy-job.yaml"))
+	job, err := os.ReadFile(filepath.Join(out, "01-deploy-deploy-init", "job_shop-db-deploy-job.yaml"))
 	if err != nil || !strings.Contains(string(job), "kustomize.toolkit.fluxcd.io/force: enabled") {
 		t.Errorf("run-once Job without Flux's force annotation: %v", err)
 	}

@@ -38,6 +38,15 @@ func (o *Object) Group() string {
 	return g
 }
 
+// Version is the version part of apiVersion ("v1" of "apps/v1").
+func (o *Object) Version() string {
+	av := o.APIVersion()
+	if i := strings.LastIndexByte(av, '/'); i >= 0 {
+		return av[i+1:]
+	}
+	return av
+}
+
 // Key identifies the object: group/kind/namespace/name.
 func (o *Object) Key() string {
 	return o.Group() + "/" + o.Kind() + "/" + o.Namespace() + "/" + o.Name()

@@ -1,107 +1,10 @@
 package refs
 
 import (
+	"github.com/kudo-render/kudo-render/kinds"
 	"sort"
 	"strings"
 )
-
-// builtinKind is one built-in Kubernetes kind, as `kubectl api-resources`
-// lists it.
-type builtinKind struct {
-	group      string
-	kind       string
-	plural     string
-	short      []string
-	namespaced bool
-}
-
-// builtinKinds are the kinds a reference can name without a
-// CustomResourceDefinition in the render. Singular names are the lowercased
-// kinds. Kinds that exist in two groups (Event) are listed twice; without
-// apiVersion the core one wins.
-var builtinKinds = []builtinKind{
-	// core (apiVersion v1)
-	{"", "Binding", "bindings", nil, true},
-	{"", "ComponentStatus", "componentstatuses", []string{"cs"}, false},
-	{"", "ConfigMap", "configmaps", []string{"cm"}, true},
-	{"", "Endpoints", "endpoints", []string{"ep"}, true},
-	{"", "Event", "events", []string{"ev"}, true},
-	{"", "LimitRange", "limitranges", []string{"limits"}, true},
-	{"", "Namespace", "namespaces", []string{"ns"}, false},
-	{"", "Node", "nodes", []string{"no"}, false},
-	{"", "PersistentVolumeClaim", "persistentvolumeclaims", []string{"pvc"}, true},
-	{"", "PersistentVolume", "persistentvolumes", []string{"pv"}, false},
-	{"", "Pod", "pods", []string{"po"}, true},
-	{"", "PodTemplate", "podtemplates", nil, true},
-	{"", "ReplicationController", "replicationcontrollers", []string{"rc"}, true},
-	{"", "ResourceQuota", "resourcequotas", []string{"quota"}, true},
-	{"", "Secret", "secrets", nil, true},
-	{"", "ServiceAccount", "serviceaccounts", []string{"sa"}, true},
-	{"", "Service", "services", []string{"svc"}, true},
-	// admissionregistration.k8s.io
-	{"admissionregistration.k8s.io", "MutatingAdmissionPolicy", "mutatingadmissionpolicies", nil, false},
-	{"admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", "mutatingadmissionpolicybindings", nil, false},
-	{"admissionregistration.k8s.io", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations", nil, false},
-	{"admissionregistration.k8s.io", "ValidatingAdmissionPolicy", "validatingadmissionpolicies", nil, false},
-	{"admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings", nil, false},
-	{"admissionregistration.k8s.io", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations", nil, false},
-	// apiextensions.k8s.io, apiregistration.k8s.io
-	{"apiextensions.k8s.io", "CustomResourceDefinition", "customresourcedefinitions", []string{"crd", "crds"}, false},
-	{"apiregistration.k8s.io", "APIService", "apiservices", nil, false},
-	// apps
-	{"apps", "ControllerRevision", "controllerrevisions", nil, true},
-	{"apps", "DaemonSet", "daemonsets", []string{"ds"}, true},
-	{"apps", "Deployment", "deployments", []string{"deploy"}, true},
-	{"apps", "ReplicaSet", "replicasets", []string{"rs"}, true},
-	{"apps", "StatefulSet", "statefulsets", []string{"sts"}, true},
-	// authentication.k8s.io, authorization.k8s.io
-	{"authentication.k8s.io", "SelfSubjectReview", "selfsubjectreviews", nil, false},
-	{"authentication.k8s.io", "TokenReview", "tokenreviews", nil, false},
-	{"authorization.k8s.io", "LocalSubjectAccessReview", "localsubjectaccessreviews", nil, true},
-	{"authorization.k8s.io", "SelfSubjectAccessReview", "selfsubjectaccessreviews", nil, false},
-	{"authorization.k8s.io", "SelfSubjectRulesReview", "selfsubjectrulesreviews", nil, false},
-	{"authorization.k8s.io", "SubjectAccessReview", "subjectaccessreviews", nil, false},
-	// autoscaling, batch
-	{"autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers", []string{"hpa"}, true},
-	{"batch", "CronJob", "cronjobs", []string{"cj"}, true},
-	{"batch", "Job", "jobs", nil, true},
-	// certificates.k8s.io, coordination.k8s.io, discovery.k8s.io, events.k8s.io
-	{"certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests", []string{"csr"}, false},
-	{"certificates.k8s.io", "ClusterTrustBundle", "clustertrustbundles", nil, false},
-	{"coordination.k8s.io", "Lease", "leases", nil, true},
-	{"coordination.k8s.io", "LeaseCandidate", "leasecandidates", nil, true},
-	{"discovery.k8s.io", "EndpointSlice", "endpointslices", nil, true},
-	{"events.k8s.io", "Event", "events", []string{"ev"}, true},
-	// flowcontrol.apiserver.k8s.io
-	{"flowcontrol.apiserver.k8s.io", "FlowSchema", "flowschemas", nil, false},
-	{"flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", "prioritylevelconfigurations", nil, false},
-	// networking.k8s.io, node.k8s.io, policy
-	{"networking.k8s.io", "IngressClass", "ingressclasses", nil, false},
-	{"networking.k8s.io", "Ingress", "ingresses", []string{"ing"}, true},
-	{"networking.k8s.io", "IPAddress", "ipaddresses", []string{"ip"}, false},
-	{"networking.k8s.io", "NetworkPolicy", "networkpolicies", []string{"netpol"}, true},
-	{"networking.k8s.io", "ServiceCIDR", "servicecidrs", nil, false},
-	{"node.k8s.io", "RuntimeClass", "runtimeclasses", nil, false},
-	{"policy", "PodDisruptionBudget", "poddisruptionbudgets", []string{"pdb"}, true},
-	// rbac.authorization.k8s.io
-	{"rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", nil, false},
-	{"rbac.authorization.k8s.io", "ClusterRole", "clusterroles", nil, false},
-	{"rbac.authorization.k8s.io", "RoleBinding", "rolebindings", nil, true},
-	{"rbac.authorization.k8s.io", "Role", "roles", nil, true},
-	// resource.k8s.io
-	{"resource.k8s.io", "DeviceClass", "deviceclasses", nil, false},
-	{"resource.k8s.io", "ResourceClaim", "resourceclaims", nil, true},
-	{"resource.k8s.io", "ResourceClaimTemplate", "resourceclaimtemplates", nil, true},
-	{"resource.k8s.io", "ResourceSlice", "resourceslices", nil, false},
-	// scheduling.k8s.io, storage.k8s.io
-	{"scheduling.k8s.io", "PriorityClass", "priorityclasses", []string{"pc"}, false},
-	{"storage.k8s.io", "CSIDriver", "csidrivers", nil, false},
-	{"storage.k8s.io", "CSINode", "csinodes", nil, false},
-	{"storage.k8s.io", "CSIStorageCapacity", "csistoragecapacities", nil, true},
-	{"storage.k8s.io", "StorageClass", "storageclasses", []string{"sc"}, false},
-	{"storage.k8s.io", "VolumeAttachment", "volumeattachments", nil, false},
-	{"storage.k8s.io", "VolumeAttributesClass", "volumeattributesclasses", []string{"vac"}, false},
-}
 
 // gk is an API group and a kind.
 type gk struct{ group, kind string }
@@ -154,8 +57,8 @@ func (t *kindTable) add(k gk, namespaced bool, names ...string) *kindInfo {
 // copies it before adding the kinds it learns from the render.
 var builtinTable = func() *kindTable {
 	t := newKindTable()
-	for _, b := range builtinKinds {
-		t.add(gk{b.group, b.kind}, b.namespaced, append([]string{b.plural}, b.short...)...)
+	for _, b := range kinds.Builtin {
+		t.add(gk{b.Group, b.Kind}, b.Namespaced, append([]string{b.Plural}, b.Short...)...)
 	}
 	return t
 }()

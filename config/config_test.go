@@ -1,4 +1,4 @@
-package fn_test
+package config_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/config"
 )
 
 const validConfig = `apiVersion: kudorender.dev/v1alpha1
@@ -46,7 +46,7 @@ func lineOf(text, needle string) int {
 }
 
 func TestParse(t *testing.T) {
-	c, err := fn.Parse("render.yaml", "/work/configs", []byte(validConfig))
+	c, err := config.Parse("render.yaml", "/work/configs", []byte(validConfig))
 	if err != nil {
 		t.Fatalf("Parse(valid): %v", err)
 	}
@@ -140,13 +140,13 @@ func TestParseErrors(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			c, err := fn.Parse("render.yaml", ".", []byte(tc.yaml))
+			c, err := config.Parse("render.yaml", ".", []byte(tc.yaml))
 			if c != nil {
 				t.Errorf("\n%s\nParse(...): want no config on error", tc.reason)
 			}
-			var ce *fn.ConfigError
+			var ce *config.ConfigError
 			if !errors.As(err, &ce) {
-				t.Fatalf("\n%s\nParse(...): want *fn.ConfigError, got %T %v", tc.reason, err, err)
+				t.Fatalf("\n%s\nParse(...): want *config.ConfigError, got %T %v", tc.reason, err, err)
 			}
 			var got []problem
 			for _, p := range ce.Problems {
@@ -168,7 +168,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
-	c, err := fn.Parse("render.yaml", ".", []byte(validConfig))
+	c, err := config.Parse("render.yaml", ".", []byte(validConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,9 +191,9 @@ func TestValues(t *testing.T) {
 }
 
 func TestStringNode(t *testing.T) {
-	n := fn.StringNode("1000000")
-	c := &fn.Config{}
-	c.Spec.Params = map[string]fn.Node{"X": n}
+	n := config.StringNode("1000000")
+	c := &config.Config{}
+	c.Spec.Params = map[string]config.Node{"X": n}
 	got, err := c.Values()
 	if err != nil {
 		t.Fatal(err)
@@ -204,8 +204,8 @@ func TestStringNode(t *testing.T) {
 }
 
 func TestConfigErrorMessage(t *testing.T) {
-	_, err := fn.Parse("render.yaml", ".", []byte("apiVersion: x\nkind: y\n"))
-	var ce *fn.ConfigError
+	_, err := config.Parse("render.yaml", ".", []byte("apiVersion: x\nkind: y\n"))
+	var ce *config.ConfigError
 	if !errors.As(err, &ce) || len(ce.Problems) < 2 {
 		t.Fatalf("want several problems, got %v", err)
 	}
@@ -234,11 +234,11 @@ spec:
 	f.Add("- a\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, data string) {
-		c, err := fn.Parse("render.yaml", ".", []byte(data))
+		c, err := config.Parse("render.yaml", ".", []byte(data))
 		if err != nil {
-			var ce *fn.ConfigError
+			var ce *config.ConfigError
 			if !errors.As(err, &ce) || len(ce.Problems) == 0 {
-				t.Fatalf("want *fn.ConfigError with problems, got %T %v", err, err)
+				t.Fatalf("want *config.ConfigError with problems, got %T %v", err, err)
 			}
 			for _, p := range ce.Problems {
 				if p.Line < 0 || p.File != "render.yaml" {
@@ -248,7 +248,7 @@ spec:
 			_ = err.Error()
 			return
 		}
-		if c.APIVersion != fn.APIVersion || c.Kind != fn.Kind {
+		if c.APIVersion != config.APIVersion || c.Kind != config.Kind {
 			t.Fatalf("accepted %s/%s", c.APIVersion, c.Kind)
 		}
 		if _, err := c.Values(); err != nil {

@@ -1,21 +1,26 @@
-package fn
+package config
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/argocd"
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/gitops"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/render"
 )
 
@@ -91,7 +96,7 @@ type Spec struct {
 // instancesOnly reports whether the config names no framework of its own
 // but tells how to render Instance objects.
 func (c *Config) instancesOnly() bool {
-	return c.krm && c.Spec.Framework.Path == "" && c.Spec.Framework.Git == nil &&
+	return c.KRM && c.Spec.Framework.Path == "" && c.Spec.Framework.Git == nil &&
 		(len(c.Spec.Operators) > 0 || len(c.Spec.Repositories) > 0)
 }
 
@@ -120,8 +125,9 @@ type Config struct {
 	// File names the config in messages.
 	File string
 	root *yaml.Node
-	// krm is set for a KRM functionConfig: paths must stay inside Dir.
-	krm bool
+	// KRM is set for a KRM functionConfig: paths must stay inside Dir,
+	// and a config may only map Instance objects to packages.
+	KRM bool
 	// plugin defers the name check: Argo CD gives the name.
 	plugin bool
 	// Confine, when set, is a folder that local framework, base and
@@ -176,8 +182,13 @@ func Parse(name, dir string, data []byte) (*Config, error) {
 	return parse(name, dir, data, false)
 }
 
+// ParseKRM decodes the FunctionConfig of a KRM function running in dir.
+func ParseKRM(name, dir string, data []byte) (*Config, error) {
+	return parse(name, dir, data, true)
+}
+
 func parse(name, dir string, data []byte, krm bool) (*Config, error) {
-	c := &Config{krm: krm}
+	c := &Config{KRM: krm}
 	if err := c.parse(name, dir, data); err != nil {
 		return nil, err
 	}
@@ -216,7 +227,7 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	} else if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework"), "spec.framework", "needs exactly one of path or git")
 	}
-	if fp := c.Spec.Framework.Path; c.krm && fp != "" && fp != "." {
+	if fp := c.Spec.Framework.Path; c.KRM && fp != "" && fp != "." {
 		if err := bundle.CheckRef(path.Clean(fp)); err != nil {
 			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "path"), "spec.framework.path", "%q: %v", fp, err)
 		}
@@ -229,7 +240,7 @@ func (c *Config) validate(p *strictyaml.Problems) {
 			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "repositories"), fmt.Sprintf("spec.repositories[%d]", i), "needs exactly one of path or git")
 		}
 	}
-	if _, err := gitops.ParseTarget(c.Spec.Target); err != nil {
+	if _, err := ParseTarget(c.Spec.Target); err != nil {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "target"), "spec.target", "%v", err)
 	}
 }
@@ -249,13 +260,40 @@ func (c *Config) Values() (map[string]any, error) {
 	return out, errors.Join(errs...)
 }
 
-// Location is where the framework is.
-func (c *Config) Location() extend.Location {
-	if g := c.Spec.Framework.Git; g != nil {
-		cp := *g
-		return extend.Location{Git: &cp}
+// Sources injects how git sources are opened; the zero value allows
+// local paths only.
+type Sources struct {
+	Git location.GitOpener
+}
+
+// sources is the source seam of the config: its git opener, its
+// repositories and the folder local paths may not leave.
+func (c *Config) sources(src Sources) *location.Sources {
+	s := &location.Sources{Git: src.Git}
+	switch {
+	case c.Confine != "":
+		s.Confine = c.Confine
+	case c.KRM:
+		s.Confine = c.Dir
 	}
-	return extend.Location{Dir: c.local(c.Spec.Framework.Path)}
+	for _, r := range c.Spec.Repositories {
+		rep := location.Repository{Name: r.Name}
+		if r.Git != nil {
+			rep.Location = s.GitSource(*r.Git)
+		} else {
+			rep.Location = s.Local(c.local(r.Path))
+		}
+		s.Repositories = append(s.Repositories, rep)
+	}
+	return s
+}
+
+// location is where a framework reference of the config points.
+func (c *Config) location(s *location.Sources, ref FrameworkRef) location.Location {
+	if g := ref.Git; g != nil {
+		return s.GitSource(*g)
+	}
+	return s.Local(c.local(ref.Path))
 }
 
 func (c *Config) local(p string) string {
@@ -264,11 +302,6 @@ func (c *Config) local(p string) string {
 		return p
 	}
 	return filepath.Join(c.Dir, p)
-}
-
-// Sources injects how git sources are fetched.
-type Sources struct {
-	OpenGit extend.OpenGit
 }
 
 // Request loads the framework (with its extends chain) and builds the
@@ -283,45 +316,80 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 
 // Load loads the framework of the config with its extends chain.
 func (c *Config) Load(ctx context.Context, src Sources) (*extend.Result, error) {
-	return extend.Load(ctx, c.Location(), c.extendOptions(src))
+	opts, err := c.extendOptions(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	return extend.Load(ctx, c.location(opts.Sources, c.Spec.Framework), opts)
 }
 
 // RequestFor builds the engine request for a framework loaded by Load.
 func (c *Config) RequestFor(ctx context.Context, src Sources, res *extend.Result) (engine.Request, error) {
-	req, err := c.request(res, c.Metadata.Name, c.Metadata.Namespace, nil)
+	return c.request(ctx, src, res, c.Metadata.Name, c.Metadata.Namespace, nil)
+}
+
+// InstanceRequest builds the request of a kudo.dev/v1beta1 Instance object
+// (KRM input): its operator version (spec.operatorVersion.name, e.g.
+// "zookeeper-0.3.3") is mapped to a package through spec.operators, or
+// looked up in spec.repositories as <operator>/<version>/.
+func (c *Config) InstanceRequest(ctx context.Context, src Sources, operatorVersion, name, namespace string, values map[string]any) (engine.Request, error) {
+	opts, err := c.extendOptions(ctx, src)
 	if err != nil {
 		return engine.Request{}, err
 	}
-	req.Dependencies = c.dependencies(ctx, src, res.Locations, []string{res.Chain[0].Location})
-	return req, nil
+	opts.Base = nil
+	var loc location.Location
+	if ref, ok := c.Spec.Operators[operatorVersion]; ok {
+		loc = c.location(opts.Sources, ref)
+	} else {
+		op, version, ok := splitOperatorVersion(operatorVersion)
+		if !ok || len(c.Spec.Repositories) == 0 {
+			return engine.Request{}, fmt.Errorf("operator version %q is not in the functionConfig's spec.operators and cannot be looked up in spec.repositories", operatorVersion)
+		}
+		if loc, err = opts.Sources.Find(ctx, op, version); err != nil {
+			return engine.Request{}, err
+		}
+	}
+	res, err := extend.Load(ctx, loc, opts)
+	if err != nil {
+		return engine.Request{}, err
+	}
+	if values == nil {
+		values = map[string]any{}
+	}
+	return c.request(ctx, src, res, name, namespace, values)
 }
 
-func (c *Config) extendOptions(src Sources) extend.Options {
-	opts := extend.Options{OpenGit: src.OpenGit, Base: c.Spec.Base}
-	switch {
-	case c.Confine != "":
-		opts.Confine = c.Confine
-	case c.krm:
-		opts.Confine = c.Dir
+var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
+
+// splitOperatorVersion splits KUDO's "<operator>-<version>".
+func splitOperatorVersion(s string) (string, string, bool) {
+	m := versionSuffix.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", false
 	}
-	if c.Spec.Base != nil && c.Spec.Base.Path != "" {
-		base := *c.Spec.Base
-		base.Path = c.local(base.Path) // relative to the config, not the framework
-		opts.Base = &base
-	}
-	for _, r := range c.Spec.Repositories {
-		rep := extend.Repository{Name: r.Name, Git: r.Git}
-		if r.Path != "" {
-			rep.Path = c.local(r.Path)
+	return m[1], m[2], true
+}
+
+// extendOptions are the options of loading the config's framework: its
+// sources and spec.base, which is relative to the config, not to the
+// framework.
+func (c *Config) extendOptions(ctx context.Context, src Sources) (extend.Options, error) {
+	opts := extend.Options{Sources: c.sources(src)}
+	if b := c.Spec.Base; b != nil {
+		from := opts.Sources.Local(c.Dir)
+		base, err := opts.Sources.Extends(ctx, from, b)
+		if err != nil {
+			return extend.Options{}, fmt.Errorf("spec.base: %w", err)
 		}
-		opts.Repositories = append(opts.Repositories, rep)
+		opts.Base = base
 	}
-	return opts
+	return opts, nil
 }
 
 // request builds the engine request for a loaded bundle. Parameter values
 // of the config are used unless values is given (Instance objects).
-func (c *Config) request(res *extend.Result, name, ns string, values map[string]any) (engine.Request, error) {
+func (c *Config) request(ctx context.Context, src Sources, res *extend.Result, name, ns string, values map[string]any) (engine.Request, error) {
 	if err := CheckSchemaLock(res.Bundle, c.Spec.Lock); err != nil {
 		return engine.Request{}, err
 	}
@@ -331,23 +399,27 @@ func (c *Config) request(res *extend.Result, name, ns string, values map[string]
 			return engine.Request{}, err
 		}
 	}
-	target, _ := gitops.ParseTarget(c.Spec.Target)
+	target, _ := ParseTarget(c.Spec.Target)
 	if ns == "" {
 		ns = "default"
 	}
 	var ids, origins []string
 	for _, l := range res.Chain {
 		ids = append(ids, l.ID)
-		if !filepath.IsAbs(l.Location) { // git: url@commit:path; local folders stay out of the output
+		if l.Remote { // git: url@commit:path; local folders stay out of the output
 			origins = append(origins, l.Location)
 		}
+	}
+	opts, err := c.extendOptions(ctx, src)
+	if err != nil {
+		return engine.Request{}, err
 	}
 	return engine.Request{
 		Bundle:                   res.Bundle,
 		Instance:                 render.Instance{Name: name, Namespace: ns},
 		Plans:                    c.Spec.Plans,
 		Params:                   values,
-		Target:                   target,
+		Target:                   string(target),
 		PipeNames:                c.Spec.Pipes,
 		ServerSideApply:          c.Spec.ServerSideApply,
 		PublisherImage:           c.Spec.PublisherImage,
@@ -355,6 +427,7 @@ func (c *Config) request(res *extend.Result, name, ns string, values map[string]
 		Resources:                c.Spec.Resources,
 		Source:                   strings.Join(ids, " <- "),
 		Origin:                   strings.Join(origins, " <- "),
+		Dependencies:             extend.Dependencies(ctx, res, opts),
 	}, nil
 }
 
@@ -378,3 +451,42 @@ func (c *Config) Check() error {
 	}
 	return nil
 }
+
+// ApplyArgoCD applies what Argo CD's environment says: the application's
+// name and namespace when the file names none; plans, target and
+// parameters over the file's.
+func (c *Config) ApplyArgoCD(s *argocd.Settings) {
+	if c.Metadata.Name == "" {
+		c.Metadata.Name = s.Name
+	}
+	if c.Metadata.Namespace == "" {
+		c.Metadata.Namespace = s.Namespace
+	}
+	if s.Plans != nil {
+		c.Spec.Plans = s.Plans
+	}
+	if s.Target != "" {
+		c.Spec.Target = s.Target
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
+		c.SetParam(k, s.Params[k])
+	}
+}
+
+// SetParam sets a parameter value: text stays text, lists and maps are
+// kept as YAML.
+func (c *Config) SetParam(name string, v any) {
+	if c.Spec.Params == nil {
+		c.Spec.Params = map[string]Node{}
+	}
+	if s, ok := v.(string); ok {
+		c.Spec.Params[name] = StringNode(s)
+		return
+	}
+	var n yaml.Node
+	_ = n.Encode(v)
+	c.Spec.Params[name] = n
+}
+
+// Diagnostics implements diag.Carrier.
+func (e *ConfigError) Diagnostics() []*diag.Diagnostic { return e.Problems }

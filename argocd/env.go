@@ -1,14 +1,14 @@
-package fn
+package argocd
 
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
@@ -18,17 +18,17 @@ import (
 // and reads in the application's folder.
 const ConfigFileName = "kudo-render.yaml"
 
-// ArgoParameter is one entry of ARGOCD_APP_PARAMETERS.
-type ArgoParameter struct {
+// Parameter is one entry of ARGOCD_APP_PARAMETERS.
+type Parameter struct {
 	Name   string            `json:"name"`
 	String *string           `json:"string,omitempty"`
 	Array  []string          `json:"array,omitempty"`
 	Map    map[string]string `json:"map,omitempty"`
 }
 
-// ArgoAnnouncement is one parameter announced to Argo CD (the output of
+// Announcement is one parameter announced to Argo CD (the output of
 // the plugin's dynamic parameters command).
-type ArgoAnnouncement struct {
+type Announcement struct {
 	Name           string            `json:"name"`
 	Title          string            `json:"title,omitempty"`
 	Tooltip        string            `json:"tooltip,omitempty"`
@@ -40,44 +40,50 @@ type ArgoAnnouncement struct {
 	Map            map[string]string `json:"map,omitempty"`
 }
 
-// ApplyArgoEnv applies what Argo CD gives a config-management plugin to
-// the config: ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE as defaults for
-// the instance name and namespace; ARGOCD_ENV_<NAME> (the Application's
-// plugin env) for package parameters, PLAN and TARGET; then the
-// Application's plugin parameters, from ARGOCD_APP_PARAMETERS (JSON) or,
-// when that is unset, from the PARAM_* variables. Parameters named plan
-// (or plans) and target set those; a map parameter named params sets
+// Settings is what Argo CD's environment says about a render.
+type Settings struct {
+	// Name and Namespace are ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE,
+	// the defaults of the instance name and namespace.
+	Name, Namespace string
+	// Plans is nil when nothing sets them.
+	Plans []string
+	// Target is "" when nothing sets it.
+	Target string
+	// Params are package parameters by name.
+	Params map[string]any
+}
+
+// FromEnv reads what Argo CD gives a config-management plugin:
+// ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE; ARGOCD_ENV_<NAME> (the
+// Application's plugin env) for package parameters, PLAN and TARGET; then
+// the Application's plugin parameters, from ARGOCD_APP_PARAMETERS (JSON)
+// or, when that is unset, from the PARAM_* variables. Parameters named
+// plan (or plans) and target set those; a map parameter named params sets
 // package parameters; any other name is a package parameter.
-func (c *Config) ApplyArgoEnv(environ []string, b *bundle.Bundle) error {
+func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 	env := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env[k] = v
 		}
 	}
-	if c.Metadata.Name == "" {
-		c.Metadata.Name = env["ARGOCD_APP_NAME"]
-	}
-	if c.Metadata.Namespace == "" {
-		c.Metadata.Namespace = env["ARGOCD_APP_NAMESPACE"]
-	}
+	s := &Settings{Name: env["ARGOCD_APP_NAME"], Namespace: env["ARGOCD_APP_NAMESPACE"], Params: map[string]any{}}
 	byNorm := map[string]string{}
 	for _, p := range b.Params {
 		byNorm[normalize(p.Name)] = p.Name
 	}
-	set := func(name string, v any) {
-		if c.Spec.Params == nil {
-			c.Spec.Params = map[string]Node{}
-		}
-		c.Spec.Params[name] = valueNode(v)
+	keys := slices.Sorted(maps.Keys(env))
+	s.applyEnv(env, keys, b, byNorm)
+	if raw, ok := env["ARGOCD_APP_PARAMETERS"]; ok && strings.TrimSpace(raw) != "" {
+		return s, s.applyParameters(raw)
 	}
+	return s, s.applyParamEnv(env, keys, byNorm)
+}
 
-	// ARGOCD_ENV_*: only names that mean something to us.
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+func (s *Settings) set(name string, v any) { s.Params[name] = v }
+
+// applyEnv reads ARGOCD_ENV_*: only names that mean something to us.
+func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bundle, byNorm map[string]string) {
 	for _, k := range keys {
 		name, ok := strings.CutPrefix(k, "ARGOCD_ENV_")
 		if !ok {
@@ -85,80 +91,80 @@ func (c *Config) ApplyArgoEnv(environ []string, b *bundle.Bundle) error {
 		}
 		switch {
 		case name == "PLAN" || name == "PLANS":
-			c.Spec.Plans = splitList(env[k])
+			s.Plans = splitList(env[k])
 		case name == "TARGET":
-			c.Spec.Target = env[k]
+			s.Target = env[k]
 		case b.Param(name) != nil:
-			set(name, env[k])
+			s.set(name, env[k])
 		case byNorm[normalize(name)] != "":
-			set(byNorm[normalize(name)], env[k])
+			s.set(byNorm[normalize(name)], env[k])
 		}
 	}
-
-	if raw, ok := env["ARGOCD_APP_PARAMETERS"]; ok && strings.TrimSpace(raw) != "" {
-		var ps []ArgoParameter
-		if err := json.Unmarshal([]byte(raw), &ps); err != nil {
-			return fmt.Errorf("cannot read ARGOCD_APP_PARAMETERS: %w", err)
-		}
-		for _, p := range ps {
-			var v any
-			switch {
-			case p.Map != nil:
-				m := map[string]any{}
-				for k, x := range p.Map {
-					m[k] = x
-				}
-				v = m
-			case p.Array != nil:
-				l := make([]any, len(p.Array))
-				for i, x := range p.Array {
-					l[i] = x
-				}
-				v = l
-			case p.String != nil:
-				v = *p.String
-			default:
-				continue
-			}
-			if err := c.applyParameter(p.Name, v, set); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return c.applyParamEnv(env, keys, byNorm, set)
 }
 
-func (c *Config) applyParameter(name string, v any, set func(string, any)) error {
+// applyParameters reads ARGOCD_APP_PARAMETERS.
+func (s *Settings) applyParameters(raw string) error {
+	var ps []Parameter
+	if err := json.Unmarshal([]byte(raw), &ps); err != nil {
+		return fmt.Errorf("cannot read ARGOCD_APP_PARAMETERS: %w", err)
+	}
+	for _, p := range ps {
+		var v any
+		switch {
+		case p.Map != nil:
+			m := map[string]any{}
+			for k, x := range p.Map {
+				m[k] = x
+			}
+			v = m
+		case p.Array != nil:
+			l := make([]any, len(p.Array))
+			for i, x := range p.Array {
+				l[i] = x
+			}
+			v = l
+		case p.String != nil:
+			v = *p.String
+		default:
+			continue
+		}
+		if err := s.applyParameter(p.Name, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Settings) applyParameter(name string, v any) error {
 	switch name {
 	case "plan", "plans":
 		switch t := v.(type) {
 		case string:
-			c.Spec.Plans = splitList(t)
+			s.Plans = splitList(t)
 		case []any:
-			c.Spec.Plans = nil
+			s.Plans = []string{}
 			for _, x := range t {
-				c.Spec.Plans = append(c.Spec.Plans, x.(string))
+				s.Plans = append(s.Plans, x.(string))
 			}
 		default:
 			return fmt.Errorf("plugin parameter %s: want a string or an array", name)
 		}
 	case "target":
-		s, ok := v.(string)
+		t, ok := v.(string)
 		if !ok {
 			return fmt.Errorf("plugin parameter target: want a string")
 		}
-		c.Spec.Target = s
+		s.Target = t
 	case "params":
 		m, ok := v.(map[string]any)
 		if !ok {
 			return fmt.Errorf("plugin parameter params: want a map")
 		}
 		for k, x := range m {
-			set(k, x)
+			s.set(k, x)
 		}
 	default:
-		set(name, v)
+		s.set(name, v)
 	}
 	return nil
 }
@@ -170,7 +176,7 @@ var paramEnvRE = regexp.MustCompile(`^PARAM_(.+?)(?:_(\d+))?$`)
 // letters and digits turned into _), so they are matched against the
 // normalised names of the package's parameters; arrays come as
 // PARAM_<NAME>_<INDEX> and maps as PARAM_<NAME>_<KEY>.
-func (c *Config) applyParamEnv(env map[string]string, keys []string, byNorm map[string]string, set func(string, any)) error {
+func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm map[string]string) error {
 	arrays := map[string]map[int]string{}
 	var unknown []string
 	for _, k := range keys {
@@ -181,13 +187,13 @@ func (c *Config) applyParamEnv(env map[string]string, keys []string, byNorm map[
 		v := env[k]
 		switch {
 		case rest == "PLAN" || rest == "PLANS":
-			c.Spec.Plans = splitList(v)
+			s.Plans = splitList(v)
 		case rest == "TARGET":
-			c.Spec.Target = v
+			s.Target = v
 		case byNorm[rest] != "":
-			set(byNorm[rest], v)
+			s.set(byNorm[rest], v)
 		case strings.HasPrefix(rest, "PARAMS_") && byNorm[strings.TrimPrefix(rest, "PARAMS_")] != "":
-			set(byNorm[strings.TrimPrefix(rest, "PARAMS_")], v)
+			s.set(byNorm[strings.TrimPrefix(rest, "PARAMS_")], v)
 		default:
 			if m := paramEnvRE.FindStringSubmatch(k); m != nil && m[2] != "" {
 				i, _ := strconv.Atoi(m[2])
@@ -200,35 +206,39 @@ func (c *Config) applyParamEnv(env map[string]string, keys []string, byNorm map[
 			unknown = append(unknown, k)
 		}
 	}
-	for name, items := range arrays {
-		idx := make([]int, 0, len(items))
-		for i := range items {
-			idx = append(idx, i)
-		}
-		sort.Ints(idx)
+	unknown = append(unknown, s.applyArrays(arrays, byNorm)...)
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("plugin parameters that the package does not define: %s", strings.Join(unknown, ", "))
+	}
+	return nil
+}
+
+// applyArrays sets the arrays of PARAM_<NAME>_<INDEX>; it returns the
+// variables of unknown names.
+func (s *Settings) applyArrays(arrays map[string]map[int]string, byNorm map[string]string) []string {
+	var unknown []string
+	for _, name := range slices.Sorted(maps.Keys(arrays)) {
+		items := arrays[name]
 		var list []any
-		for _, i := range idx {
+		for _, i := range slices.Sorted(maps.Keys(items)) {
 			list = append(list, items[i])
 		}
 		switch {
 		case name == "PLAN" || name == "PLANS":
-			c.Spec.Plans = nil
+			s.Plans = []string{}
 			for _, x := range list {
-				c.Spec.Plans = append(c.Spec.Plans, x.(string))
+				s.Plans = append(s.Plans, x.(string))
 			}
 		case byNorm[name] != "":
-			set(byNorm[name], list)
+			s.set(byNorm[name], list)
 		default:
 			for i := range items {
 				unknown = append(unknown, fmt.Sprintf("PARAM_%s_%d", name, i))
 			}
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("plugin parameters that the package does not define: %s", strings.Join(unknown, ", "))
-	}
-	return nil
+	return unknown
 }
 
 var nonAlnum = regexp.MustCompile(`[^A-Z0-9]+`)
@@ -246,22 +256,12 @@ func splitList(s string) []string {
 	return out
 }
 
-// valueNode turns a value into a parameter node.
-func valueNode(v any) Node {
-	if s, ok := v.(string); ok {
-		return StringNode(s)
-	}
-	var n yaml.Node
-	_ = n.Encode(v)
-	return n
-}
-
 // Announce lists a package's parameters the way Argo CD's dynamic
 // parameters command expects them.
-func Announce(b *bundle.Bundle) []ArgoAnnouncement {
-	out := make([]ArgoAnnouncement, 0, len(b.Params))
+func Announce(b *bundle.Bundle) []Announcement {
+	out := make([]Announcement, 0, len(b.Params))
 	for _, p := range b.Params {
-		a := ArgoAnnouncement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.Required && !p.HasDefault()}
+		a := Announcement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.Required && !p.HasDefault()}
 		if a.Title == "" {
 			a.Title = p.Name
 		}

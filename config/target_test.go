@@ -1,0 +1,156 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kudo-render/kudo-render/argocd"
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/flux"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+func newObj(apiVersion, kind, namespace, name string) *object.Object {
+	md := map[string]any{"name": name}
+	if namespace != "" {
+		md["namespace"] = namespace
+	}
+	return object.New(map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md})
+}
+
+func annotations(o *object.Object) map[string]any { return o.MapAt("metadata", "annotations") }
+
+// decorate applies the decorations of target, as a render does.
+func decorate(items []engine.Item, target config.Target) {
+	if d := target.Decorator(); d != nil {
+		d(items)
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	withAnn := func(ann map[string]any) *object.Object {
+		o := newObj("v1", "ConfigMap", "ns", "cm")
+		o.Map["metadata"].(map[string]any)["annotations"] = ann
+		return o
+	}
+	cases := map[string]struct {
+		reason string
+		item   engine.Item
+		target config.Target
+		want   map[string]any
+	}{
+		"ArgoWave": {
+			reason: "With argocd every object carries its sync wave.",
+			item:   engine.Item{Obj: newObj("v1", "ConfigMap", "ns", "cm"), Wave: 3},
+			target: config.ArgoCD,
+			want:   map[string]any{argocd.AnnSyncWave: "3"},
+		},
+		"ArgoNegativeWave": {
+			reason: "Negative waves (common/) are written as such.",
+			item:   engine.Item{Obj: newObj("v1", "ConfigMap", "ns", "cm"), Wave: -1},
+			target: config.ArgoCD,
+			want:   map[string]any{argocd.AnnSyncWave: "-1"},
+		},
+		"ArgoHook": {
+			reason: "An object applied then deleted is a Sync hook deleted when it succeeds.",
+			item:   engine.Item{Obj: newObj("batch/v1", "Job", "ns", "init"), Wave: 1, Hook: true},
+			target: config.ArgoCD,
+			want: map[string]any{
+				argocd.AnnSyncWave: "1", argocd.AnnHook: "Sync", argocd.AnnHookDeletePolicy: "HookSucceeded",
+			},
+		},
+		"ArgoServerSideApply": {
+			reason: "ServerSideApply asks Argo CD to apply server-side.",
+			item:   engine.Item{Obj: newObj("v1", "ConfigMap", "ns", "cm"), Wave: 0, ServerSideApply: true},
+			target: config.ArgoCD,
+			want:   map[string]any{argocd.AnnSyncWave: "0", argocd.AnnSyncOptions: "ServerSideApply=true"},
+		},
+		"ArgoKeepsOtherAnnotations": {
+			reason: "The object's other annotations stay.",
+			item:   engine.Item{Obj: withAnn(map[string]any{"note": "keep"}), Wave: 2},
+			target: config.ArgoCD,
+			want:   map[string]any{"note": "keep", argocd.AnnSyncWave: "2"},
+		},
+		"Plain": {
+			reason: "The plain target writes no Argo CD annotations, even for hooks and server-side apply.",
+			item:   engine.Item{Obj: newObj("batch/v1", "Job", "ns", "init"), Wave: 4, Hook: true, ServerSideApply: true},
+			target: config.Plain,
+			want:   nil,
+		},
+		"FluxHook": {
+			reason: "With flux a run-once object is marked so that Flux recreates it; no Argo CD annotations.",
+			item:   engine.Item{Obj: newObj("batch/v1", "Job", "ns", "init"), Wave: 1, Hook: true, ServerSideApply: true},
+			target: config.Flux,
+			want:   map[string]any{flux.AnnForce: "enabled"},
+		},
+		"FluxNotHook": {
+			reason: "With flux other objects get no annotations.",
+			item:   engine.Item{Obj: newObj("v1", "ConfigMap", "ns", "cm"), Wave: 3, ServerSideApply: true},
+			target: config.Flux,
+			want:   nil,
+		},
+		"PlainKeepsAnnotations": {
+			reason: "The plain target leaves existing annotations alone.",
+			item:   engine.Item{Obj: withAnn(map[string]any{"note": "keep"}), Wave: 2, Hook: true},
+			target: config.Plain,
+			want:   map[string]any{"note": "keep"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			decorate([]engine.Item{tc.item}, tc.target)
+			if diff := cmp.Diff(tc.want, annotations(tc.item.Obj)); diff != "" {
+				t.Errorf("\n%s\nAnnotate(...): -want annotations, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestAnnotateKeepsSyncOptions: sync-options is a comma-separated list;
+// a template that sets Prune=false or Replace=true must not lose it when
+// the object is also applied server-side.
+func TestAnnotateKeepsSyncOptions(t *testing.T) {
+	o := newObj("v1", "ConfigMap", "ns", "cm")
+	o.Map["metadata"].(map[string]any)["annotations"] = map[string]any{argocd.AnnSyncOptions: "Prune=false"}
+	decorate([]engine.Item{{Obj: o, ServerSideApply: true}}, config.ArgoCD)
+	got, _ := annotations(o)[argocd.AnnSyncOptions].(string)
+	if !strings.Contains(got, "Prune=false") || !strings.Contains(got, "ServerSideApply=true") {
+		t.Errorf("Annotate(...): want both Prune=false and ServerSideApply=true in sync-options, got %q", got)
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		in     string
+		want   config.Target
+		err    bool
+	}{
+		"Empty":  {reason: "Empty means argocd.", in: "", want: config.ArgoCD},
+		"ArgoCD": {reason: "argocd is known.", in: "argocd", want: config.ArgoCD},
+		"Plain":  {reason: "plain is known.", in: "plain", want: config.Plain},
+		"Case":   {reason: "Targets are case-sensitive.", in: "ArgoCD", err: true},
+		"Flux":   {reason: "flux is known.", in: "flux", want: config.Flux},
+		"Helm":   {reason: "Other tools are not targets.", in: "helm", err: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := config.ParseTarget(tc.in)
+			if (err != nil) != tc.err {
+				t.Fatalf("\n%s\nParseTarget(%q): want error %t, got %v", tc.reason, tc.in, tc.err, err)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "unknown target") || !strings.Contains(err.Error(), "want argocd") || !strings.Contains(err.Error(), tc.in) {
+					t.Errorf("\n%s\nParseTarget(%q): error should name the value and the choices, got %v", tc.reason, tc.in, err)
+				}
+				return
+			}
+			if got != tc.want {
+				t.Errorf("\n%s\nParseTarget(%q): want %q, got %q", tc.reason, tc.in, tc.want, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,67 @@
+package extend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/location"
+)
+
+// DependencyResolver loads the package a KudoOperator task names, and
+// returns the resolver for that package's own dependencies.
+type DependencyResolver func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error)
+
+// Dependencies resolves the packages of the KudoOperator tasks of res: a
+// package that is a path ("./zk", "../operators/zookeeper") is relative to
+// the bundle of the chain that defines the task; a name is looked up in
+// the repositories (<package>/<operatorVersion>/, or <package>/ with that
+// version). The operatorVersion and appVersion a task asks for must match
+// the package; a package that depends on itself, directly or not, is an
+// error.
+func Dependencies(ctx context.Context, res *Result, opts Options) DependencyResolver {
+	opts.Base = nil
+	return dependencies(ctx, res.Locations, []string{res.Chain[0].Location}, opts)
+}
+
+func dependencies(ctx context.Context, locs []location.Location, chain []string, opts Options) DependencyResolver {
+	return func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		op := t.Operator
+		loc := locs[min(t.Depth, len(locs)-1)]
+		var childLoc location.Location
+		var err error
+		if strings.HasPrefix(op.Package, ".") || strings.Contains(op.Package, "/") {
+			childLoc, err = loc.Join(op.Package)
+		} else {
+			childLoc, err = opts.sources().Find(ctx, op.Package, op.OperatorVersion)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := Load(ctx, childLoc, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		id := res.Chain[0].Location
+		for _, c := range chain {
+			if c == id {
+				return nil, nil, fmt.Errorf("dependency cycle: %s -> %s", strings.Join(chain, " -> "), id)
+			}
+		}
+		if err := matchVersions(op, res.Bundle); err != nil {
+			return nil, nil, err
+		}
+		return res.Bundle, dependencies(ctx, res.Locations, append(chain, id), opts), nil
+	}
+}
+
+func matchVersions(op *bundle.KudoOperatorSpec, b *bundle.Bundle) error {
+	if op.OperatorVersion != "" && b.Version != op.OperatorVersion {
+		return fmt.Errorf("package %q has operatorVersion %s, the task asks for %s", op.Package, b.Version, op.OperatorVersion)
+	}
+	if op.AppVersion != "" && b.AppVersion != op.AppVersion {
+		return fmt.Errorf("package %q has appVersion %s, the task asks for %s", op.Package, b.AppVersion, op.AppVersion)
+	}
+	return nil
+}

@@ -1,0 +1,182 @@
+package flux
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/output"
+)
+
+// Options name the Flux objects Layout creates.
+type Options struct {
+	// Name prefixes the Kustomizations (usually the instance name).
+	Name string
+	// Namespace of the Kustomizations; default flux-system.
+	Namespace string
+	// SourceKind and SourceName are the source the Kustomizations read,
+	// default an OCIRepository named Name (the artifact that
+	// `flux push artifact` publishes from the output folder).
+	SourceKind, SourceName string
+	// Interval of the Kustomizations; default 10m.
+	Interval string
+}
+
+var dnsUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
+
+// Layout lays items out for Flux: one folder per step (objects of one
+// wave and plan step), each with plain YAML files (named by
+// output.Names) and a kustomization.yaml, and flux/ with one
+// kustomize.toolkit.fluxcd.io/v1 Kustomization per folder. Each
+// Kustomization waits for its objects (wait: true) and depends on the
+// Kustomizations of the previous wave, so Flux applies the plan in order.
+// It returns file path -> content.
+func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
+	opts = opts.withDefaults()
+	out := map[string][]byte{}
+	var prev, cur, fluxFiles []string // Kustomizations of the previous and current wave
+	groups := groupBySteps(items)
+	for i, g := range groups {
+		if i > 0 && g.wave != groups[i-1].wave {
+			prev, cur = cur, nil
+		}
+		if err := g.write(out); err != nil {
+			return nil, err
+		}
+		name := dnsName(opts.Name + "-" + g.folder)
+		fk, err := yaml.Marshal(kustomization(name, g.folder, prev, opts))
+		if err != nil {
+			return nil, err
+		}
+		out[path.Join("flux", name+".yaml")] = fk
+		cur = append(cur, name)
+		fluxFiles = append(fluxFiles, name+".yaml")
+	}
+	sort.Strings(fluxFiles)
+	kdata, err := yaml.Marshal(map[string]any{
+		"apiVersion": "kustomize.config.k8s.io/v1beta1",
+		"kind":       "Kustomization",
+		"resources":  fluxFiles,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out["flux/kustomization.yaml"] = kdata
+	return out, nil
+}
+
+func (o Options) withDefaults() Options {
+	if o.Namespace == "" {
+		o.Namespace = "flux-system"
+	}
+	if o.SourceKind == "" {
+		o.SourceKind = "OCIRepository"
+	}
+	if o.SourceName == "" {
+		o.SourceName = o.Name
+	}
+	if o.Interval == "" {
+		o.Interval = "10m"
+	}
+	return o
+}
+
+// group is the objects of one folder.
+type group struct {
+	wave   int
+	folder string
+	objs   []*object.Object
+}
+
+// groupBySteps groups items by folder, in wave order (stable).
+func groupBySteps(items []engine.Item) []*group {
+	byFolder := map[string]*group{}
+	var groups []*group
+	for _, it := range items {
+		folder := stepFolder(it)
+		g, ok := byFolder[folder]
+		if !ok {
+			g = &group{wave: it.Wave, folder: folder}
+			byFolder[folder] = g
+			groups = append(groups, g)
+		}
+		g.objs = append(g.objs, it.Obj)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].wave < groups[j].wave })
+	return groups
+}
+
+// write adds the group's files and its kustomization.yaml to out.
+func (g *group) write(out map[string][]byte) error {
+	names := output.Names(g.objs)
+	for i, o := range g.objs {
+		data, err := o.Marshal()
+		if err != nil {
+			return err
+		}
+		out[path.Join(g.folder, names[i])] = data
+	}
+	sort.Strings(names)
+	kdata, err := yaml.Marshal(map[string]any{
+		"apiVersion": "kustomize.config.k8s.io/v1beta1",
+		"kind":       "Kustomization",
+		"resources":  names,
+	})
+	if err != nil {
+		return err
+	}
+	out[path.Join(g.folder, "kustomization.yaml")] = kdata
+	return nil
+}
+
+// kustomization is the Flux Kustomization of one folder.
+func kustomization(name, folder string, dependsOn []string, opts Options) map[string]any {
+	spec := map[string]any{
+		"interval":  opts.Interval,
+		"path":      "./" + folder,
+		"prune":     true,
+		"wait":      true,
+		"sourceRef": map[string]any{"kind": opts.SourceKind, "name": opts.SourceName},
+	}
+	if len(dependsOn) > 0 {
+		var deps []any
+		for _, d := range dependsOn {
+			deps = append(deps, map[string]any{"name": d})
+		}
+		spec["dependsOn"] = deps
+	}
+	return map[string]any{
+		"apiVersion": "kustomize.toolkit.fluxcd.io/v1",
+		"kind":       "Kustomization",
+		"metadata":   map[string]any{"name": name, "namespace": opts.Namespace},
+		"spec":       spec,
+	}
+}
+
+// stepFolder names the folder of an item: its wave and plan step, or
+// "common" for the framework's shared manifests.
+func stepFolder(it engine.Item) string {
+	ann := it.Obj.MapAt("metadata", "annotations")
+	plan, _ := ann[enhance.AnnPlan].(string)
+	if plan == "" {
+		return "common"
+	}
+	phase, _ := ann[enhance.AnnPhase].(string)
+	step, _ := ann[enhance.AnnStep].(string)
+	return fmt.Sprintf("%02d-%s", it.Wave, dnsName(strings.Join([]string{plan, phase, step}, "-")))
+}
+
+func dnsName(s string) string {
+	s = strings.Trim(dnsUnsafe.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > 63 {
+		s = strings.TrimRight(s[:63], "-")
+	}
+	return s
+}

@@ -1,0 +1,5 @@
+// Package arch holds the tests of kudo-render's architecture: the core
+// stages never import an adapter, every package documents what it owns in
+// a doc.go, and every package of the core has a runnable Example of its
+// entry point. It has no code of its own.
+package arch

@@ -1,0 +1,149 @@
+package location
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/bundle"
+)
+
+// Repository is a named place where frameworks are looked up by name and
+// version, laid out as <framework>/<version>/ or as <framework>/ whose
+// framework.yaml (or operator.yaml) has the version.
+type Repository struct {
+	Name     string
+	Location Location
+}
+
+// Sources turns what configs and bundles name into locations.
+type Sources struct {
+	// Git opens git sources; nil makes them an error.
+	Git GitOpener
+	// Confine, when set, is a folder every local location must stay
+	// inside (symbolic links resolved): the KRM package, the Argo CD
+	// application's repository.
+	Confine string
+	// Repositories resolve `extends: {kudo: ...}` and KudoOperator
+	// packages named without a path.
+	Repositories []Repository
+}
+
+// Local is the folder dir, confined.
+func (s *Sources) Local(dir string) Location { return Local{Dir: dir, Confine: s.Confine} }
+
+// GitSource is the folder of a git repository that g names.
+func (s *Sources) GitSource(g bundle.GitSource) Location { return Git{Source: g, opener: s.Git} }
+
+// Extends finds the bundle that ext names: a path relative to from, a git
+// source, or a framework looked up by name and version in Repositories.
+func (s *Sources) Extends(ctx context.Context, from Location, ext *bundle.Extends) (Location, error) {
+	set := 0
+	for _, b := range []bool{ext.Kudo != nil, ext.Git != nil, ext.Path != ""} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return nil, errors.New("extends needs exactly one of kudo, git or path")
+	}
+	switch {
+	case ext.Git != nil:
+		if ext.Git.URL == "" {
+			return nil, errors.New("extends.git.url is empty")
+		}
+		return s.GitSource(*ext.Git), nil
+	case ext.Path != "":
+		return from.Join(ext.Path)
+	default:
+		return s.Find(ctx, ext.Kudo.Framework, ext.Kudo.Version)
+	}
+}
+
+// Find looks a framework up by name and version in Repositories.
+func (s *Sources) Find(ctx context.Context, framework, version string) (Location, error) {
+	if framework == "" {
+		return nil, errors.New("extends.kudo needs a framework name")
+	}
+	if len(s.Repositories) == 0 {
+		return nil, fmt.Errorf("framework %s version %s: the FunctionConfig names no spec.repositories to look it up in", framework, version)
+	}
+	if bundle.CheckRef(framework) != nil || (version != "" && bundle.CheckRef(version) != nil) || strings.Contains(framework+version, "/") {
+		return nil, fmt.Errorf("extends.kudo: invalid framework %q or version %q", framework, version)
+	}
+	var looked []string
+	for _, r := range s.Repositories {
+		loc, err := findIn(ctx, r, framework, version)
+		if err != nil || loc != nil {
+			return loc, err
+		}
+		looked = append(looked, r.Name)
+	}
+	return nil, fmt.Errorf("framework %s version %s not found in repositories %s (layout <framework>/<version>/ or <framework>/ with that version)",
+		framework, version, strings.Join(looked, ", "))
+}
+
+// findIn looks in one repository: <framework>/<version>/, or <framework>/
+// with that version (any version when none is asked for). It returns nil,
+// nil when the repository does not have it.
+func findIn(ctx context.Context, r Repository, framework, version string) (Location, error) {
+	root, err := r.Location.Open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("repository %q: %w", r.Name, err)
+	}
+	defer root.Close()
+	dirs := []string{framework}
+	if version != "" {
+		dirs = []string{framework + "/" + version, framework}
+	}
+	for _, dir := range dirs {
+		if v, ok := versionAt(root.FS, dir); ok && (dir != framework || version == "" || v == version) {
+			return r.Location.Join(dir)
+		}
+	}
+	return nil, nil
+}
+
+// versionAt reads the version of the bundle in dir, if there is one.
+func versionAt(root fs.FS, dir string) (string, bool) {
+	for _, f := range []string{"framework.yaml", "operator.yaml"} {
+		data, err := fs.ReadFile(root, dir+"/"+f)
+		if err != nil {
+			continue
+		}
+		var meta struct {
+			Version         string `yaml:"version"`
+			OperatorVersion string `yaml:"operatorVersion"`
+		}
+		if yaml.Unmarshal(data, &meta) != nil {
+			return "", false
+		}
+		if meta.Version != "" {
+			return meta.Version, true
+		}
+		return meta.OperatorVersion, true
+	}
+	return "", false
+}
+
+// localURL makes a relative repository URL (a local repository next to
+// the config) absolute when it exists below base.
+func localURL(base, url string) string {
+	if strings.Contains(url, "://") || filepath.IsAbs(url) {
+		return url
+	}
+	p := filepath.Join(base, url)
+	if _, err := os.Stat(p); err != nil {
+		return url
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return url
+}
