@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/schema"

@@ -125,4 +125,3 @@ func TestSort(t *testing.T) {
 		})
 	}
 }
-

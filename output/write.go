@@ -282,4 +282,3 @@ func syncDir(dir string) error {
 	}
 	return nil
 }
-

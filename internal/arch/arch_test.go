@@ -21,10 +21,10 @@ var adapters = []string{"argocd", "flux", "config", "fn", "cmd", "review", "revi
 var notCore = []string{"", "integration", "internal/arch", "internal/testcorpus", "internal/golden", "source/gittest"}
 
 type pkg struct {
-	ImportPath string
-	Dir        string
-	Deps       []string
-	GoFiles    []string
+	ImportPath                string
+	Dir                       string
+	Deps                      []string
+	GoFiles                   []string
 	TestGoFiles, XTestGoFiles []string
 }
 
