@@ -86,12 +86,13 @@ func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*config.
 	if bundle.CheckRef(filepath.ToSlash(file)) != nil {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
-	cfg, err := config.LoadPluginFile(file)
+	wd, err := os.Getwd()
 	if err != nil {
 		return nil, nil, err
 	}
-	if wd, err := os.Getwd(); err == nil {
-		cfg.Confine = argocd.RepositoryRoot(wd, os.Getenv("ARGOCD_APP_SOURCE_PATH"))
+	cfg, err := config.LoadPluginFile(argocd.RepositoryRoot(wd, os.Getenv("ARGOCD_APP_SOURCE_PATH")), file)
+	if err != nil {
+		return nil, nil, err
 	}
 	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
 	if err != nil {

@@ -35,6 +35,7 @@ func Main(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Comm
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
 	var g gitFlags
 	var timeout time.Duration
+	lf := &limitFlags{}
 	out := output.NewWriter(stdout)
 	root := &cobra.Command{
 		Use:   "kudo-render",
@@ -55,11 +56,21 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		},
 	}
 	g.register(root)
-	root.PersistentFlags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up (exit 1, nothing on stdout) after this long; 0: never")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	lf.register(root)
+	g.limits = &lf.lim
+	root.PersistentFlags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up (exit 1, nothing on stdout) after this long; 0: never (env KUDO_RENDER_TIMEOUT)")
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		lim, err := lf.resolve(os.Getenv)
+		if err != nil {
+			return err
+		}
+		if !c.Flags().Changed("timeout") {
+			timeout = lim.Timeout
+		}
 		if timeout < 0 {
 			return fmt.Errorf("--timeout %s: must not be negative (0 means never)", timeout)
 		}
+		lf.lim.Timeout = timeout
 		if exit != nil && timeout > 0 {
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/source"
 )
@@ -18,6 +19,8 @@ import (
 type gitFlags struct {
 	offline, insecureHTTP, allowLocal, verifyPins bool
 	cacheDir                                      string
+	// limits are the run's limits, resolved before a command runs.
+	limits *limits.Limits
 }
 
 func (g *gitFlags) register(c *cobra.Command) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path"
@@ -20,7 +21,9 @@ import (
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/render"
 )
 
@@ -155,25 +158,64 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
-// LoadFile reads a FunctionConfig file.
+// LoadFile reads a FunctionConfig file (at most limits.FileBytes).
 func LoadFile(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read FunctionConfig: %w", err)
+	}
+	defer f.Close()
+	data, err := readBounded(f, path)
+	if err != nil {
+		return nil, err
 	}
 	return Parse(filepath.Base(path), filepath.Dir(path), data)
 }
 
-// LoadPluginFile reads the FunctionConfig of an Argo CD application:
-// the instance name may come from ARGOCD_APP_NAME, so it is checked later
-// by Check.
-func LoadPluginFile(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+// LoadPluginFile reads the FunctionConfig of an Argo CD application: file
+// in the working directory, read through the application's repository
+// root, so a symbolic link that leaves the repository is an error and no
+// byte outside it is read. The instance name may come from
+// ARGOCD_APP_NAME, so it is checked later by Check; local paths are
+// confined to the repository.
+func LoadPluginFile(repoRoot, file string) (*Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(repoRoot, filepath.Join(wd, file))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("cannot read FunctionConfig %s: it is outside the application's repository", file)
+	}
+	root, err := os.OpenRoot(repoRoot)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read FunctionConfig: %w", err)
 	}
-	c := &Config{plugin: true}
-	return c, c.parse(filepath.Base(path), filepath.Dir(path), data)
+	defer root.Close()
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read FunctionConfig %s: %w", file, err)
+	}
+	defer f.Close()
+	data, err := readBounded(f, file)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{plugin: true, Confine: repoRoot}
+	return c, c.parse(filepath.Base(file), filepath.Dir(filepath.Join(wd, file)), data)
+}
+
+// readBounded reads a config file of at most limits.FileBytes.
+func readBounded(r io.Reader, name string) ([]byte, error) {
+	max := limits.Default().FileBytes
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read FunctionConfig %s: %w", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, limits.Err("file-bytes", max, name)
+	}
+	return data, nil
 }
 
 // Parse decodes a FunctionConfig; name is used in messages, dir is the
@@ -222,6 +264,13 @@ func (c *Config) validate(p *strictyaml.Problems) {
 		// packages, or a plugin config whose name comes from Argo CD
 	} else if c.Metadata.Name == "" {
 		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
+	} else if err := object.CheckInstanceName(c.Metadata.Name); err != nil {
+		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "%v", err)
+	}
+	if ns := c.Metadata.Namespace; ns != "" {
+		if err := object.CheckLabel(ns); err != nil {
+			p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "namespace"), "metadata.namespace", "%v", err)
+		}
 	}
 	if c.instancesOnly() {
 	} else if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {

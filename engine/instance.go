@@ -31,11 +31,11 @@ type unit struct {
 }
 
 func renderOne(req Request, commonSeen map[string]bool) ([]Item, error) {
-	if req.Instance.Name == "" {
-		return nil, fmt.Errorf("instance name is empty (set metadata.name)")
+	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
+		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
 	}
-	if req.Instance.Namespace == "" {
-		return nil, fmt.Errorf("namespace is empty (set metadata.namespace)")
+	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
+		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
 	}
 	in, err := newInstance(req, commonSeen)
 	if err != nil {
@@ -234,6 +234,9 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	name := t.Operator.InstanceName
 	if name == "" {
 		name = parent.Instance + "-" + b.Name
+	}
+	if err := object.CheckInstanceName(name); err != nil {
+		return nil, fmt.Errorf("task %q: instance name of the dependency %v (set instanceName)", t.Name, err)
 	}
 	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
 	if err != nil {

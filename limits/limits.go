@@ -44,7 +44,7 @@ type Limits struct {
 
 // Spec describes one limit.
 type Spec struct {
-	Name    string // "template-bytes": the flag is --max-<Name>
+	Name    string // "template-bytes": the flag is --max-<Name> (--<Name> for durations)
 	Field   string // Go field name in Limits
 	Unit    string // bytes, items, values, levels, duration
 	Default int64  // for durations: nanoseconds
@@ -54,11 +54,14 @@ type Spec struct {
 
 // Flag is the command-line flag of a limit.
 func (s Spec) Flag() string {
-	if s.Name == "timeout" {
-		return "--timeout"
+	if s.Unit == "duration" {
+		return "--" + s.Name // --timeout, --git-timeout
 	}
 	return "--max-" + s.Name
 }
+
+// Name2Flag is the flag's name without dashes: "max-file-bytes".
+func (s Spec) Name2Flag() string { return s.Flag()[2:] }
 
 // Env is the environment variable of a limit.
 func (s Spec) Env() string {
