@@ -120,9 +120,15 @@ func configFor(arg string, f renderFlags) (*config.Config, error) {
 		return nil, err
 	}
 	if f.name != "" {
+		if err := object.CheckInstanceName(f.name); err != nil {
+			return nil, fmt.Errorf("--name %v", err)
+		}
 		cfg.Metadata.Name = f.name
 	}
 	if f.namespace != "" {
+		if err := object.CheckLabel(f.namespace); err != nil {
+			return nil, fmt.Errorf("--namespace %v", err)
+		}
 		cfg.Metadata.Namespace = f.namespace
 	}
 	if len(f.plans) > 0 {
