@@ -9,9 +9,9 @@ import (
 
 func TestCheckNames(t *testing.T) {
 	cases := []struct {
-		reason        string
-		in            string
-		label, inst   bool // valid as a label, as an instance name
+		reason      string
+		in          string
+		label, inst bool // valid as a label, as an instance name
 	}{
 		{"plain", "zk", true, true},
 		{"digits and dashes", "zk-01", true, true},
