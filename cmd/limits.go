@@ -1,9 +1,6 @@
 package cmd
 
 import (
-	"strconv"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/limits"
@@ -24,7 +21,7 @@ func (l *limitFlags) register(c *cobra.Command) {
 		if s.Name == "timeout" {
 			continue // --timeout is registered with the watchdog
 		}
-		c.PersistentFlags().Var(&limitValue{spec: s, flags: l}, s.Name2Flag(), s.Doc+" (default "+format(s, s.Default)+"; env "+s.Env()+")")
+		c.PersistentFlags().Var(&limitValue{spec: s, flags: l}, s.Name2Flag(), s.Doc+" (default "+limits.FormatValue(s, s.Default)+"; env "+s.Env()+")")
 	}
 }
 
@@ -64,17 +61,4 @@ func (v *limitValue) Set(s string) error {
 	}
 	v.flags.set[v.spec.Name] = s
 	return nil
-}
-
-func format(s limits.Spec, n int64) string {
-	if s.Unit == "duration" {
-		return time.Duration(n).String()
-	}
-	switch {
-	case s.Unit == "bytes" && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + "Mi"
-	case s.Unit == "bytes" && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + "Ki"
-	}
-	return strconv.FormatInt(n, 10)
 }

@@ -229,3 +229,29 @@ func Err(name string, max int64, where string) *diag.LimitError {
 	}
 	return &diag.LimitError{Limit: s.What, Max: max, Unit: s.Unit, Raise: s.Raise(), Where: where}
 }
+
+// MarkdownTable is the table of docs/limits.md: one row per limit.
+func MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| limit | default | flag | environment variable | bounds |\n|---|---|---|---|---|\n")
+	for _, s := range Table {
+		fmt.Fprintf(&b, "| %s | %s | `%s` | `%s` | %s |\n", s.What, FormatValue(s, s.Default), s.Flag(), s.Env(), s.Doc)
+	}
+	return b.String()
+}
+
+// FormatValue writes a limit's value as its flag accepts it.
+func FormatValue(s Spec, n int64) string {
+	if s.Unit == "duration" {
+		return time.Duration(n).String()
+	}
+	switch {
+	case s.Unit == "bytes" && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + "Gi"
+	case s.Unit == "bytes" && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "Mi"
+	case s.Unit == "bytes" && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "Ki"
+	}
+	return strconv.FormatInt(n, 10) + " " + s.Unit
+}
