@@ -68,7 +68,7 @@ func ExpandComposables(items, lookup []*object.Object, opts Options) ([]*object.
 // namespace.
 func expand(c *object.Object) (*object.Object, error) {
 	fail := func(field, format string, args ...any) error {
-		return &IllFormedRefError{Ref: Ref{Object: describeObject(c), Field: field}, Reason: fmt.Sprintf(format, args...)}
+		return &IllFormedRefError{Ref: Ref{Object: describeObject(c), Resource: resourceOf(c.Map), Field: field}, Reason: fmt.Sprintf(format, args...)}
 	}
 	if av := c.APIVersion(); av != ComposableAPIVersion {
 		return nil, fail("apiVersion", "unsupported Composable version %q; only %s is supported", av, ComposableAPIVersion)

@@ -3,6 +3,7 @@ package refs
 import (
 	"errors"
 	"fmt"
+	"github.com/kudo-render/kudo-render/diag"
 	"strings"
 )
 
@@ -20,6 +21,31 @@ type Ref struct {
 	// `{kind: Service, name: db, path: '{.spec.ports[0].port}'}`. It is
 	// empty when getValueFrom is not even a mapping.
 	Wanted string
+	// Resource identifies Object for diagnostics, when it has a kind.
+	Resource *diag.Resource
+}
+
+// diagnostics makes the one diagnostic of an error of r whose message is
+// msg (prefix included).
+func (r Ref) diagnostics(msg string) []*diag.Diagnostic {
+	d := &diag.Diagnostic{Resource: r.Resource, Field: r.Field, Msg: msg}
+	if r.Resource != nil {
+		d.Msg = strings.TrimPrefix(msg, r.Object+": "+r.Field+": ")
+	}
+	return []*diag.Diagnostic{d}
+}
+
+// resourceOf identifies an object for diagnostics.
+func resourceOf(m map[string]any) *diag.Resource {
+	kind, _ := m["kind"].(string)
+	if kind == "" {
+		return nil
+	}
+	av, _ := m["apiVersion"].(string)
+	md, _ := m["metadata"].(map[string]any)
+	name, _ := md["name"].(string)
+	ns, _ := md["namespace"].(string)
+	return &diag.Resource{APIVersion: av, Kind: kind, Namespace: ns, Name: name}
 }
 
 func (r Ref) prefix() string {
@@ -194,4 +220,30 @@ func IsRefNotFound(err error) bool { return is[RefNotFound](err) }
 func is[T error](err error) bool {
 	var t T
 	return errors.As(err, &t)
+}
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *IllFormedRefError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *KindNotFoundError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *ObjectNotFoundError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *ValueNotFoundError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *TransformError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the referencing object and field.
+func (e *SecretCopyError) Diagnostics() []*diag.Diagnostic { return e.diagnostics(e.Error()) }
+
+// Diagnostics implements diag.Carrier: the first object of the cycle.
+func (e *CycleError) Diagnostics() []*diag.Diagnostic {
+	if len(e.Refs) == 0 {
+		return []*diag.Diagnostic{{Msg: e.Error()}}
+	}
+	return []*diag.Diagnostic{{Resource: e.Refs[0].Resource, Field: e.Refs[0].Field, Msg: e.Error()}}
 }

@@ -323,7 +323,7 @@ func (r *resolver) scan(d *doc) {
 	}
 	if _, ok := d.work["getValueFrom"]; ok {
 		r.errs = append(r.errs, &IllFormedRefError{
-			Ref:    Ref{Object: r.describe(d), Field: pathString(nil), Wanted: wanted(d.work["getValueFrom"])},
+			Ref:    Ref{Object: r.describe(d), Resource: resourceOf(d.work), Field: pathString(nil), Wanted: wanted(d.work["getValueFrom"])},
 			Reason: "an object cannot be a reference as a whole",
 		})
 		return
@@ -646,7 +646,7 @@ func (r *resolver) notFound(x *ref, sp *spec, err error) error {
 
 // where describes the reference x for messages.
 func (r *resolver) where(x *ref) Ref {
-	return Ref{Object: r.describe(x.doc), Field: pathString(x.path), Wanted: wanted(x.raw)}
+	return Ref{Object: r.describe(x.doc), Resource: resourceOf(x.doc.work), Field: pathString(x.path), Wanted: wanted(x.raw)}
 }
 
 // describe names an object for messages: `Service app/db`, `Namespace

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kudo-render/kudo-render/object"
 )
@@ -846,8 +847,12 @@ data: {y: {getValueFrom: {kind: cm, name: a, path: '{.data}'}}}
 		{Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"},
 		{Object: "ConfigMap ns/b", Field: "data.y", Wanted: "{kind: cm, name: a, path: '{.data}'}"},
 		{Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"},
-	}, cycle.Refs); diff != "" {
+	}, cycle.Refs, cmpopts.IgnoreFields(Ref{}, "Resource")); diff != "" {
 		t.Errorf("CycleError.Refs: -want, +got:\n%s", diff)
+	}
+	ds := cycle.Diagnostics()
+	if len(ds) != 1 || ds[0].Resource == nil || ds[0].Resource.Name != "a" || ds[0].Field != "data.x" {
+		t.Errorf("CycleError.Diagnostics(): want the first object and field, got %+v", ds)
 	}
 }
 
