@@ -3,6 +3,9 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/digest"
@@ -202,25 +205,86 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	return items, nil
 }
 
-// renderAll renders each request into items carrying its marker.
+// renderAll renders the requests on all cores and returns their items in
+// request order: for each request, the common/ manifests of frameworks no
+// earlier request brought, then its own objects. The result is the same
+// whatever the scheduling.
 func renderAll(reqs []Request) ([]Item, error) {
+	results := make([]rendered, len(reqs))
+	parallel(len(reqs), func(i int) {
+		results[i] = renderRequest(reqs[i])
+	})
 	var items []Item
-	commonSeen := map[string]bool{}
-	for _, req := range reqs {
-		its, err := renderOne(req, commonSeen)
-		if err != nil {
-			return nil, &Error{Instance: req.Instance.Name, Framework: req.Bundle.ID(), Err: err}
+	seen := map[string]bool{}
+	for i, r := range results {
+		if r.err != nil {
+			return nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
 		}
-		marker, err := Marker(req)
-		if err != nil {
-			return nil, err
+		for _, c := range r.commons {
+			if !seen[c.id] {
+				seen[c.id] = true
+				items = append(items, c.items...)
+			}
 		}
-		for i := range its {
-			its[i].marker = marker
-		}
-		items = append(items, its...)
+		items = append(items, r.items...)
 	}
 	return items, nil
+}
+
+// rendered is the result of one request.
+type rendered struct {
+	commons []common
+	items   []Item
+	err     error
+}
+
+// common is the common/ manifests of one framework.
+type common struct {
+	id    string
+	items []Item
+}
+
+func renderRequest(req Request) rendered {
+	in, err := renderOne(req)
+	if err != nil {
+		return rendered{err: err}
+	}
+	marker, err := Marker(req)
+	if err != nil {
+		return rendered{err: err}
+	}
+	for i := range in.items {
+		in.items[i].marker = marker
+	}
+	for _, c := range in.commonList {
+		for i := range c.items {
+			c.items[i].marker = marker
+		}
+	}
+	return rendered{commons: in.commonList, items: in.items}
+}
+
+// parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(int)) {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // finish writes resource versions and processed-markers, which digest

@@ -21,6 +21,7 @@ type instance struct {
 	units      map[*plan.Unit]*unit
 	source     string
 	commonSeen map[string]bool
+	commonList []common
 	items      []Item
 }
 
@@ -30,14 +31,14 @@ type unit struct {
 	resolver DependencyResolver
 }
 
-func renderOne(req Request, commonSeen map[string]bool) ([]Item, error) {
+func renderOne(req Request) (*instance, error) {
 	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
 		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
 	}
 	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
 		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
 	}
-	in, err := newInstance(req, commonSeen)
+	in, err := newInstance(req)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +56,11 @@ func renderOne(req Request, commonSeen map[string]bool) ([]Item, error) {
 	for _, e := range state.Entries() {
 		in.items = append(in.items, in.item(e))
 	}
-	return in.items, nil
+	return in, nil
 }
 
 // newInstance resolves the parameters and resources of req.
-func newInstance(req Request, commonSeen map[string]bool) (*instance, error) {
+func newInstance(req Request) (*instance, error) {
 	b := req.Bundle
 	values, err := resolveParams(b, req.Params)
 	if err != nil {
@@ -76,7 +77,7 @@ func newInstance(req Request, commonSeen map[string]bool) (*instance, error) {
 		source = b.ID()
 	}
 	return &instance{
-		req: req, top: top, source: source, commonSeen: commonSeen,
+		req: req, top: top, source: source, commonSeen: map[string]bool{},
 		units: map[*plan.Unit]*unit{top: {r: r, resolver: req.Dependencies}},
 	}, nil
 }
@@ -100,8 +101,9 @@ func (in *instance) schedule() ([]*plan.Invocation, error) {
 	return plan.ScheduleUnit(in.top, in.req.plans(), opts)
 }
 
-// commons adds the common/ manifests first, once per framework: the
-// rendered one's, then those of its dependencies in the order they run.
+// commons renders the common/ manifests, once per framework: the
+// rendered one's, then those of its dependencies in the order they run
+// (renderAll keeps the first of each framework over all requests).
 func (in *instance) commons(invs []*plan.Invocation) error {
 	if err := in.common(in.top); err != nil {
 		return err
@@ -130,12 +132,14 @@ func (in *instance) common(u *plan.Unit) error {
 	if u != in.top {
 		source, origin = b.ID(), ""
 	}
+	c := common{id: b.ID()}
 	for _, rd := range objs {
-		in.items = append(in.items, Item{
+		c.items = append(c.items, Item{
 			Obj: rd.Obj, Wave: -1, ServerSideApply: ServerSideApply(b, in.req.ServerSideApply),
 			Meta: enhance.Meta{OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Origin: origin, Template: rd.Template},
 		})
 	}
+	in.commonList = append(in.commonList, c)
 	return nil
 }
 
