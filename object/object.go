@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 )
 
 // Object is one Kubernetes object.
@@ -123,7 +121,7 @@ func SetStrings(m map[string]any, kv map[string]string, path ...string) bool {
 
 // Marshal serialises the object as YAML with sorted keys.
 func (o *Object) Marshal() ([]byte, error) {
-	return yaml.Marshal(o.Map)
+	return marshal(o.Map)
 }
 
 // Stream serialises objects as one YAML stream separated by "---".
