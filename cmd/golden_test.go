@@ -2,16 +2,12 @@ package cmd
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/kudo-render/kudo-render/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // runStderr is run, for tests that read stderr.
 func runStderr(args ...string) (stdout, stderr string, err error) { return run(args...) }
@@ -57,19 +53,7 @@ func TestGolden(t *testing.T) {
 				}
 				got = stdout
 			}
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd -run TestGolden -update to create it, then review it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s differs (-want +got):\n%s", file, diff)
-			}
+			golden.Check(t, file, []byte(got), false)
 		})
 	}
 }

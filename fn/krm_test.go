@@ -2,16 +2,15 @@ package fn
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/kudo-render/kudo-render/internal/golden"
+
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func runKRM(t *testing.T, dir string, input []byte) (string, error) {
 	t.Helper()
@@ -39,18 +38,7 @@ func TestKRMGolden(t *testing.T) {
 			if wantErr := strings.HasPrefix(filepath.Base(dir), "error-"); wantErr != (err != nil) {
 				t.Fatalf("error = %v, want error: %v\n%s", err, wantErr, got)
 			}
-			file := filepath.Join(dir, "expected.yaml")
-			if *update {
-				os.WriteFile(file, []byte(got), 0o644)
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (go test ./fn -run TestKRMGolden -update, then review)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			golden.Check(t, filepath.Join(dir, "expected.yaml"), []byte(got), false)
 		})
 	}
 }

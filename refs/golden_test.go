@@ -2,19 +2,16 @@ package refs
 
 import (
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/kudo-render/kudo-render/internal/golden"
 
 	"github.com/kudo-render/kudo-render/object"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected files of refs/testdata/<case>/, then review every one of them")
 
 // TestGolden runs every refs/testdata/<case>/: input.yaml is a YAML stream
 // of objects, lookup.yaml (optional) the lookup objects. An input with a
@@ -77,24 +74,7 @@ func TestGolden(t *testing.T) {
 				files["expected.warn"] = ""
 			}
 			for name, got := range files {
-				file := filepath.Join(dir, name)
-				if *update {
-					if got == "" {
-						_ = os.Remove(file)
-						continue
-					}
-					if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(file)
-				if err != nil && !(errors.Is(err, fs.ErrNotExist) && got == "") {
-					t.Fatalf("%v (run go test ./refs -run TestGolden -update to create it, then review it)", err)
-				}
-				if diff := cmp.Diff(string(want), got); diff != "" {
-					t.Errorf("%s differs (-want +got):\n%s", file, diff)
-				}
+				golden.Check(t, filepath.Join(dir, name), []byte(got), name == "expected.warn")
 			}
 		})
 	}

@@ -3,8 +3,9 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -37,16 +38,8 @@ func TestParamsDerivedGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	pretty.WriteByte('\n')
-	const golden = "testdata/derived-params.golden.json"
-	if *update {
-		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	golden.Check(t, "testdata/derived-params.golden.json", pretty.Bytes(), false)
 	want := readTestdata(t, "derived-params.golden.json")
-	if diff := cmp.Diff(string(want), pretty.String()); diff != "" {
-		t.Errorf("Params(params.yaml only): -want, +got (run with -update and review):\n%s", diff)
-	}
 	// The golden file is indented; the result is canonical.
 	if c, err := Canonical(want); err != nil || !bytes.Equal(c, got) {
 		t.Errorf("Params(...) is not the canonical JSON of the golden file (err %v)", err)

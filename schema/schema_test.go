@@ -2,13 +2,10 @@ package schema
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"testing"
 	"time"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata (review the diff)")
 
 // hostileTimeout is how long any single hostile input may take.
 const hostileTimeout = 5 * time.Second
