@@ -63,7 +63,7 @@ func TestLoadReportsEveryFile(t *testing.T) {
 	_, err := bundle.Load(mapFS(files), "folder")
 	got, _ := loadProblems(t, err)
 	want := []problem{
-		{File: "operator.yaml", Line: lineOf(files["operator.yaml"], "plan: {}"), Field: "(top level)"},
+		{File: "operator.yaml", Line: lineOf(files["operator.yaml"], "plan: {}"), Field: ""},
 		{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "parameters[1]"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

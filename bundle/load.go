@@ -315,7 +315,7 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 		ok := strictyaml.Decode(paramsFile, v, &rp, p)
 		for _, pr := range p.List[before:] {
 			// problems inside the parameter name it
-			if pr.Field == "(top level)" || pr.Field == "" {
+			if pr.Field == "" {
 				pr.Field = k.Value
 			} else {
 				pr.Field = k.Value + "." + pr.Field
@@ -461,7 +461,11 @@ func convertPatch(n *yaml.Node, field string, p *problems) (Patch, bool) {
 	before := len(p.List)
 	strictyaml.Decode(frameworkFile, n, &pt, p)
 	for _, pr := range p.List[before:] {
-		pr.Field = field + strings.TrimPrefix("."+pr.Field, ".(top level)")
+		if pr.Field == "" {
+			pr.Field = field
+		} else {
+			pr.Field = field + "." + pr.Field
+		}
 	}
 	if pt.Path == "" {
 		p.Add(frameworkFile, n.Line, field+".path", "is required")

@@ -558,7 +558,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "url: https://kudo.dev\n", "url: https://kudo.dev\nplan: {}\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "operator.yaml", At: "plan: {}", Field: "(top level)"}},
+				problems:  []at{{File: "operator.yaml", At: "plan: {}", Field: ""}},
 				msgs:      []string{`unknown field "plan"`},
 			},
 		},

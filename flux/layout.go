@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/output"
 )
@@ -163,14 +162,11 @@ func kustomization(name, folder string, dependsOn []string, opts Options) map[st
 // stepFolder names the folder of an item: its wave and plan step, or
 // "common" for the framework's shared manifests.
 func stepFolder(it engine.Item) string {
-	ann := it.Obj.MapAt("metadata", "annotations")
-	plan, _ := ann[enhance.AnnPlan].(string)
-	if plan == "" {
+	m := it.Meta
+	if m.Plan == "" {
 		return "common"
 	}
-	phase, _ := ann[enhance.AnnPhase].(string)
-	step, _ := ann[enhance.AnnStep].(string)
-	return fmt.Sprintf("%02d-%s", it.Wave, dnsName(strings.Join([]string{plan, phase, step}, "-")))
+	return fmt.Sprintf("%02d-%s", it.Wave, dnsName(strings.Join([]string{m.Plan, m.Phase, m.Step}, "-")))
 }
 
 func dnsName(s string) string {

@@ -87,11 +87,7 @@ func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *Probl
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
 			if !ok {
-				where := path
-				if where == "" {
-					where = "(top level)"
-				}
-				p.Add(file, k.Line, where, "unknown field %q", k.Value)
+				p.Add(file, k.Line, path, "unknown field %q", k.Value)
 				continue
 			}
 			checkKnown(file, v, ft, joinPath(path, k.Value), p)

@@ -79,7 +79,7 @@ notag: lower-cased field name
 			reason: "An unknown key at the top level is reported as (top level) with its line.",
 			yaml:   "kind: X\nknd: Y\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 2, Field: "(top level)"}},
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: ""}},
 				msgs:     []string{`unknown field "knd"`},
 			},
 		},
@@ -131,8 +131,8 @@ notag: lower-cased field name
 			yaml:   "Skipped: a\nhidden: b\n",
 			want: want{
 				problems: []problemView{
-					{File: "f.yaml", Line: 1, Field: "(top level)"},
-					{File: "f.yaml", Line: 2, Field: "(top level)"},
+					{File: "f.yaml", Line: 1, Field: ""},
+					{File: "f.yaml", Line: 2, Field: ""},
 				},
 				msgs: []string{`unknown field "Skipped"`, `unknown field "hidden"`},
 			},
@@ -147,7 +147,7 @@ notag: lower-cased field name
 			yaml:   "kind: X\nbad1: 1\ncount: abc\ninner:\n  bad2: 2\nenabled: maybe\n",
 			want: want{
 				problems: []problemView{
-					{File: "f.yaml", Line: 2, Field: "(top level)"},
+					{File: "f.yaml", Line: 2, Field: ""},
 					{File: "f.yaml", Line: 5, Field: "inner"},
 					{File: "f.yaml", Line: 3},
 					{File: "f.yaml", Line: 6},
