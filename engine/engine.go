@@ -146,6 +146,10 @@ type Options struct {
 	// Lookup are objects that references (getValueFrom) may read but that
 	// are not part of the output: the items of a KRM ResourceList.
 	Lookup []*object.Object
+	// LookupFunc, when set, gives more lookup objects; it is called only
+	// when an object of the render holds a reference, so an adapter with
+	// many input items decodes them only then.
+	LookupFunc func() ([]*object.Object, error)
 	// FailOnSecretCopy makes copying a value out of a Secret into another
 	// kind of object an error instead of a warning.
 	FailOnSecretCopy bool
@@ -189,7 +193,15 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	for _, it := range items {
 		enhance.Object(it.Obj, it.Meta, scopes)
 	}
-	if err := refs.Resolve(objs, opts.Lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn}); err != nil {
+	lookup := opts.Lookup
+	if opts.LookupFunc != nil && refs.AnyReference(objs) {
+		more, err := opts.LookupFunc()
+		if err != nil {
+			return nil, err
+		}
+		lookup = append(append([]*object.Object{}, lookup...), more...)
+	}
+	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn}); err != nil {
 		return nil, fmt.Errorf("cannot resolve references: %w", err)
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
@@ -211,7 +223,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // whatever the scheduling.
 func renderAll(reqs []Request) ([]Item, error) {
 	results := make([]rendered, len(reqs))
-	parallel(len(reqs), func(i int) {
+	Parallel(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
 	var items []Item
@@ -264,8 +276,9 @@ func renderRequest(req Request) rendered {
 	return rendered{commons: in.commonList, items: in.items}
 }
 
-// parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(int)) {
+// Parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and
+// returns when all calls returned.
+func Parallel(n int, f func(int)) {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
 		for i := range n {

@@ -51,6 +51,25 @@ func (e *MergeError) Error() string {
 // base/ always means the immediate base: the base's own base/ references
 // become base/base/.
 func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
+	out := mergeMeta(b, ext)
+	mergeFiles(out, b, ext)
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	out.Tasks = mergeTasks(b, ext, fail)
+	out.Plans = mergePlans(b, ext, fail)
+	out.Params = mergeParams(b.Params, ext.Params)
+	if len(problems) > 0 {
+		return nil, &MergeError{Framework: out.Name, Problems: problems}
+	}
+	if err := bundle.Validate(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// mergeMeta takes the extension's metadata, the base's where the
+// extension says nothing.
+func mergeMeta(b, ext *bundle.Bundle) *bundle.Bundle {
 	out := &bundle.Bundle{
 		Format:            ext.Format,
 		File:              ext.File,
@@ -63,48 +82,56 @@ func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 		URL:               first(ext.URL, b.URL),
 		Maintainers:       ext.Maintainers,
 		Groups:            append(slices.Clone(b.Groups), ext.Groups...),
-		Templates:         map[string][]byte{},
-		Common:            maps.Clone(b.Common),
 	}
 	if len(out.Maintainers) == 0 {
 		out.Maintainers = b.Maintainers
 	}
-	if out.Common == nil {
-		out.Common = map[string][]byte{}
-	}
-	maps.Copy(out.Common, ext.Common)
-	out.Definitions = maps.Clone(b.Definitions)
-	if out.Definitions == nil {
-		out.Definitions = map[string][]byte{}
-	}
-	maps.Copy(out.Definitions, ext.Definitions)
-	// The parameters merge, so their schemas do: kept apart for package
-	// schema to combine (base first).
+	return out
+}
+
+// mergeFiles merges common/ and definitions/ (the extension's files win),
+// keeps the parameter schemas apart for package schema to combine (base
+// first), and keeps the base's templates under base/.
+func mergeFiles(out, b, ext *bundle.Bundle) {
+	out.Common = overlay(b.Common, ext.Common)
+	out.Definitions = overlay(b.Definitions, ext.Definitions)
 	out.ParamsSchema = ext.ParamsSchema
 	if out.ParamsSchema == nil {
 		out.ParamsSchema = b.ParamsSchema
 	}
 	out.BaseParamsSchemas = append(append([][]byte{}, b.BaseParamsSchemas...), b.ParamsSchema)
+	out.Templates = map[string][]byte{}
 	for k, v := range b.Templates {
 		out.Templates[base+k] = v
 	}
 	maps.Copy(out.Templates, ext.Templates)
+}
 
-	var problems []string
-	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+// overlay is a copy of files with over's entries written over it.
+func overlay(files, over map[string][]byte) map[string][]byte {
+	out := maps.Clone(files)
+	if out == nil {
+		out = map[string][]byte{}
+	}
+	maps.Copy(out, over)
+	return out
+}
 
-	// Tasks: the base's under base/<name>, and under <name> unless
-	// replaced; then the extension's.
+// mergeTasks: the base's tasks under base/<name>, and under <name> unless
+// the extension replaces them; then the extension's, with `from:` copying
+// a base task's files.
+func mergeTasks(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Task {
+	var out []*bundle.Task
 	defined := map[string]bool{}
 	for _, t := range ext.Tasks {
 		defined[t.Name] = true
 	}
 	for _, t := range b.Tasks {
-		out.Tasks = append(out.Tasks, prefixTask(t, base+t.Name))
+		out = append(out, prefixTask(t, base+t.Name))
 	}
 	for _, t := range b.Tasks {
 		if !defined[t.Name] && !strings.HasPrefix(t.Name, base) {
-			out.Tasks = append(out.Tasks, prefixTask(t, t.Name))
+			out = append(out, prefixTask(t, t.Name))
 		}
 	}
 	for _, t := range ext.Tasks {
@@ -115,27 +142,38 @@ func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 				fail("%s: task %q: from: %q names no task of the base (tasks: %s)", t.Pos.File, t.Name, t.From, taskNames(b))
 				continue
 			}
-			from := prefixTask(bt, t.Name)
-			nt.Resources = replaceByFile(from.Resources, t.Resources)
-			nt.Patches = replacePatches(from.Patches, t.Patches)
-			nt.PatchesStrategicMerge = replaceByFile(from.PatchesStrategicMerge, t.PatchesStrategicMerge)
-			if t.Kind == bundle.KindApply && bt.Kind != bundle.KindApply && t.Parameter == "" {
-				nt.Kind, nt.Parameter = bt.Kind, bt.Parameter
-			}
-			nt.From = ""
+			taskFrom(&nt, t, bt)
 		}
-		out.Tasks = append(out.Tasks, &nt)
+		out = append(out, &nt)
 	}
-	slices.SortStableFunc(out.Tasks, func(x, y *bundle.Task) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortStableFunc(out, func(x, y *bundle.Task) int { return strings.Compare(x.Name, y.Name) })
+	return out
+}
 
-	// Plans.
+// taskFrom fills nt, the extension's task t, from the base task bt: its
+// files, replaced by the extension's of the same name, and its kind.
+func taskFrom(nt, t, bt *bundle.Task) {
+	from := prefixTask(bt, t.Name)
+	nt.Resources = replaceByFile(from.Resources, t.Resources)
+	nt.Patches = replacePatches(from.Patches, t.Patches)
+	nt.PatchesStrategicMerge = replaceByFile(from.PatchesStrategicMerge, t.PatchesStrategicMerge)
+	if t.Kind == bundle.KindApply && bt.Kind != bundle.KindApply && t.Parameter == "" {
+		nt.Kind, nt.Parameter = bt.Kind, bt.Parameter
+	}
+	nt.From = ""
+}
+
+// mergePlans: the base's plans the extension does not replace, then the
+// extension's, with `from:` appending steps to a base plan's.
+func mergePlans(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Plan {
+	var out []*bundle.Plan
 	extPlans := map[string]*bundle.Plan{}
 	for _, p := range ext.Plans {
 		extPlans[p.Name] = p
 	}
 	for _, p := range b.Plans {
 		if _, replaced := extPlans[p.Name]; !replaced {
-			out.Plans = append(out.Plans, prefixPlan(p))
+			out = append(out, prefixPlan(p))
 		}
 	}
 	for _, p := range ext.Plans {
@@ -152,19 +190,10 @@ func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 			}
 			np.From = ""
 		}
-		out.Plans = append(out.Plans, &np)
+		out = append(out, &np)
 	}
-	slices.SortFunc(out.Plans, func(x, y *bundle.Plan) int { return strings.Compare(x.Name, y.Name) })
-
-	out.Params = mergeParams(b.Params, ext.Params)
-
-	if len(problems) > 0 {
-		return nil, &MergeError{Framework: out.Name, Problems: problems}
-	}
-	if err := bundle.Validate(out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	slices.SortFunc(out, func(x, y *bundle.Plan) int { return strings.Compare(x.Name, y.Name) })
+	return out
 }
 
 func first(a, b string) string {

@@ -1,17 +1,16 @@
 package fn
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -19,9 +18,8 @@ import (
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/object"
-	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/schema"
 )
@@ -50,61 +48,110 @@ type Function struct {
 	SourcesFor func(*config.Config) config.Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
+	// Limits bound the input; the zero value means limits.Default().
+	Limits limits.Limits
 }
 
-// Run executes the function on a ResourceList read from in, written to out.
-// Errors are written as results in the output ResourceList and returned,
-// so the caller exits non-zero.
+// Run executes the function on a ResourceList read from in and writes the
+// result to out. Items that the function does not change are written as
+// they were read. When the function fails, the input items are written
+// back with the errors as results (how KRM orchestrators learn why), and
+// the error is returned, so the caller exits non-zero; input that is not
+// a ResourceList at all writes nothing.
 func (f *Function) Run(in io.Reader, out io.Writer) error {
-	rw := &kio.ByteReadWriter{Reader: in, Writer: out, KeepReaderAnnotations: true}
-	return framework.Execute(f, rw)
-}
-
-// Process implements framework.ResourceListProcessor. kyaml's own
-// ResourceList.Filter swallows error results, so errors are both recorded
-// as results and returned.
-func (f *Function) Process(rl *framework.ResourceList) error {
-	items, err := f.process(rl)
+	lim := f.Limits.WithDefaults()
+	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
 	if err != nil {
-		rl.Results = append(rl.Results, toResults(err)...)
-		return framework.Results(rl.Results)
+		return fmt.Errorf("cannot read the ResourceList: %w", err)
 	}
-	rl.Items = items
-	return nil
+	if int64(len(data)) > lim.KRMInputBytes {
+		return limits.Err("krm-input-bytes", lim.KRMInputBytes, "the ResourceList on stdin")
+	}
+	rl, err := readResourceList(data, lim)
+	if err != nil {
+		return err
+	}
+	legacy := map[*object.Object]string{}
+	res, err := f.process(rl, legacy)
+	if err != nil {
+		results := toResults(err)
+		if werr := writeList(out, rawItems(rl.items), nil, rl.functionConfig, results); werr != nil {
+			return werr
+		}
+		return framework.Results(results)
+	}
+	if res == nil { // nothing to change: the input as it was
+		_, err = out.Write(data)
+		return err
+	}
+	return writeList(out, res, legacy, rl.functionConfig, nil)
 }
 
-func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
-	if rl.FunctionConfig == nil || rl.FunctionConfig.IsNilOrEmpty() {
-		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
+// outItem is an item of the output: raw text, or an object to encode.
+type outItem struct {
+	text []byte
+	obj  *object.Object
+}
+
+func rawItems(items []*item) []outItem {
+	out := make([]outItem, len(items))
+	for i, it := range items {
+		out[i] = outItem{text: it.text}
 	}
-	cfg, err := f.config(rl.FunctionConfig)
+	return out
+}
+
+// process renders what the functionConfig and the Instance items ask for.
+// It returns nil when the output is the input.
+func (f *Function) process(rl *resourceList, legacy map[*object.Object]string) ([]outItem, error) {
+	cfg, err := f.config(rl.functionConfig)
 	if err != nil {
 		return nil, err
 	}
 	if f.SourcesFor != nil {
 		f.Sources = f.SourcesFor(cfg)
 	}
-	ctx := context.Background()
+	reqs, kept, err := f.requests(context.Background(), cfg, rl.items)
+	if err != nil {
+		return nil, err
+	}
+	// Only Instance objects are rendered and there are none (left): an
+	// earlier run already replaced them. Objects that already carry this
+	// render's processed-marker are up to date: leave everything untouched
+	// (no churn, no update loop).
+	if len(reqs) == 0 || upToDate(kept, reqs) {
+		return nil, nil
+	}
+	return f.render(cfg, reqs, kept, formatOf(rl.items), legacy)
+}
+
+// requests builds the render requests: the functionConfig's framework
+// (with the input items of its resource definitions) and one per
+// Instance item. It returns the items that are not Instance objects.
+func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*item) ([]engine.Request, []*item, error) {
 	var reqs []engine.Request
-	var kept []*yaml.RNode
-	var instances []*yaml.RNode
-	for _, it := range rl.Items {
-		if it.GetApiVersion() == "kudo.dev/v1beta1" && it.GetKind() == "Instance" {
+	var kept, instances []*item
+	for _, it := range items {
+		if it.header.APIVersion == "kudo.dev/v1beta1" && it.header.Kind == "Instance" {
 			instances = append(instances, it)
-			continue
+		} else {
+			kept = append(kept, it)
 		}
-		kept = append(kept, it)
 	}
 	if cfg.Spec.Framework.Path != "" || cfg.Spec.Framework.Git != nil {
 		req, err := cfg.Request(ctx, f.Sources)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// Input items of the framework's resource definitions
-		// (<framework>.kudorender.dev) are resources too; they stay in
-		// the output as they are.
+		// (<framework>.kudorender.dev) are resources too; they stay in the
+		// output as they are.
 		for _, it := range kept {
-			if m, err := it.Map(); err == nil && schema.Owns(req.Bundle.Name, m) {
+			if schema.Owns(req.Bundle.Name, map[string]any{"apiVersion": it.header.APIVersion}) {
+				m, err := it.decode()
+				if err != nil {
+					return nil, nil, err
+				}
 				req.Resources = append(req.Resources, m)
 			}
 		}
@@ -113,89 +160,123 @@ func (f *Function) process(rl *framework.ResourceList) ([]*yaml.RNode, error) {
 	for _, inst := range instances {
 		req, err := f.instanceRequest(ctx, cfg, inst)
 		if err != nil {
-			return nil, &itemError{item: inst, err: err}
+			return nil, nil, &itemError{item: inst, err: err}
 		}
 		reqs = append(reqs, req)
 	}
-	if len(reqs) == 0 {
-		// Only Instance objects are rendered and there are none (left):
-		// an earlier run already replaced them. Nothing changes.
-		return rl.Items, nil
-	}
-	// Objects that already carry this render's processed-marker are up
-	// to date: leave everything untouched (no churn, no update loop).
-	if upToDate(kept, reqs) {
-		return rl.Items, nil
-	}
-	// Input items are lookup targets of references; items that hold
-	// references themselves, and Composable objects, are resolved too.
-	var lookup, withRefs []*object.Object
-	var plain []*yaml.RNode
+	return reqs, kept, nil
+}
+
+// render renders the requests, resolves the references of input items
+// (and expands Composables) and lays the output out: the input items
+// that earlier runs did not generate, as they were, then the resolved
+// items and the generated objects.
+func (f *Function) render(cfg *config.Config, reqs []engine.Request, kept []*item, format annotationFormat, legacy map[*object.Object]string) ([]outItem, error) {
+	var plain []*item
+	var withRefs []*object.Object
 	for _, it := range kept {
-		m, err := it.Map()
+		if !it.mayHoldReference() {
+			plain = append(plain, it)
+			continue
+		}
+		m, err := it.decode()
 		if err != nil {
 			return nil, &itemError{item: it, err: err}
 		}
-		o := object.New(m)
-		if isComposable(o) || hasReference(m) {
-			withRefs = append(withRefs, o)
-			continue
-		}
-		lookup = append(lookup, o)
-		plain = append(plain, it)
+		withRefs = append(withRefs, object.New(m))
 	}
+	lookup := lazyObjects(plain)
 	opts := cfg.EngineOptions(f.Warn)
-	opts.Lookup = append(lookup, withRefs...)
+	opts.Lookup = withRefs
+	opts.LookupFunc = lookup
 	items, err := engine.RenderWith(opts, reqs...)
 	if err != nil {
 		return nil, err
 	}
-	objs := make([]*object.Object, len(items))
-	for i, it := range items {
-		objs[i] = it.Obj
-	}
-	var resolvedItems []*yaml.RNode
+	objs := engine.Objects(items)
+	out := keepNotOwned(plain, reqs)
 	if len(withRefs) > 0 {
-		resolved, err := refs.ExpandComposables(withRefs, append(lookup, objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn})
+		resolved, err := f.expand(cfg, withRefs, objs, lookup)
 		if err != nil {
-			return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
+			return nil, err
 		}
 		for _, o := range resolved {
-			n, err := toNode(o)
-			if err != nil {
-				return nil, err
+			if !owned(o.String("metadata", "annotations", AnnOwner), reqs) {
+				out = append(out, outItem{obj: o})
 			}
-			resolvedItems = append(resolvedItems, n)
 		}
 	}
-	kept = append(plain, resolvedItems...)
-	owners := map[string]bool{}
-	for _, r := range reqs {
-		owners[ownerOf(r)] = true
+	f.place(objs, reqs, format, legacy)
+	for _, o := range objs {
+		out = append(out, outItem{obj: o})
 	}
-	// Replace the output of earlier runs instead of duplicating it.
-	var out []*yaml.RNode
-	for _, it := range kept {
-		if owners[it.GetAnnotations()[AnnOwner]] {
-			continue
-		}
-		out = append(out, it)
-	}
-	generated, err := f.nodes(objs, reqs)
+	return out, nil
+}
+
+// expand resolves the references of input items and expands Composables,
+// against the input items and the rendered objects.
+func (f *Function) expand(cfg *config.Config, withRefs, objs []*object.Object, lookup func() ([]*object.Object, error)) ([]*object.Object, error) {
+	plain, err := lookup()
 	if err != nil {
 		return nil, err
 	}
-	return append(out, generated...), nil
+	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn})
+	if err != nil {
+		return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
+	}
+	return resolved, nil
+}
+
+// lazyObjects decodes items into objects once, on first call.
+func lazyObjects(items []*item) func() ([]*object.Object, error) {
+	var objs []*object.Object
+	var err error
+	done := false
+	return func() ([]*object.Object, error) {
+		if !done {
+			done = true
+			for _, it := range items {
+				m, derr := it.decode()
+				if derr != nil {
+					err = &itemError{item: it, err: derr}
+					break
+				}
+				objs = append(objs, object.New(m))
+			}
+		}
+		return objs, err
+	}
+}
+
+// keepNotOwned returns the items that no request generated in an earlier
+// run: the new render replaces those instead of duplicating them.
+func keepNotOwned(items []*item, reqs []engine.Request) []outItem {
+	var out []outItem
+	for _, it := range items {
+		if !owned(it.header.Annotations[AnnOwner], reqs) {
+			out = append(out, outItem{text: it.text})
+		}
+	}
+	return out
+}
+
+func owned(owner string, reqs []engine.Request) bool {
+	if owner == "" {
+		return false
+	}
+	for _, r := range reqs {
+		if ownerOf(r) == owner {
+			return true
+		}
+	}
+	return false
 }
 
 // upToDate reports whether, for every request, the input holds objects
 // it owns and all of them carry the request's current processed-marker.
-func upToDate(items []*yaml.RNode, reqs []engine.Request) bool {
+func upToDate(items []*item, reqs []engine.Request) bool {
 	for _, it := range items {
-		if it.GetKind() == refs.ComposableKind {
-			return false
-		}
-		if m, err := it.Map(); err != nil || hasReference(m) {
+		if it.mayHoldReference() {
 			return false // references in the input are resolved every run
 		}
 	}
@@ -206,7 +287,7 @@ func upToDate(items []*yaml.RNode, reqs []engine.Request) bool {
 		}
 		owner, n := ownerOf(r), 0
 		for _, it := range items {
-			ann := it.GetAnnotations()
+			ann := it.header.Annotations
 			if ann[AnnOwner] != owner {
 				continue
 			}
@@ -227,101 +308,70 @@ func ownerOf(r engine.Request) string {
 	return r.Bundle.Name + "/" + r.Instance.Namespace + "/" + r.Instance.Name
 }
 
-// nodes turns rendered objects into RNodes with the owner marker and a
-// path below rendered/<instance>/ (rendered/common/<operator>/ for common/
-// objects), named by output.Names.
-func (f *Function) nodes(objs []*object.Object, reqs []engine.Request) ([]*yaml.RNode, error) {
-	byInstance := map[string]engine.Request{}
-	for _, r := range reqs {
-		byInstance[r.Bundle.Name+"\x00"+r.Instance.Name] = r
-	}
-	dirs := make([]string, len(objs))
-	owners := make([]string, len(objs))
-	byDir := map[string][]int{}
-	for i, o := range objs {
-		dirs[i], owners[i] = placeOf(o, reqs, byInstance)
-		byDir[dirs[i]] = append(byDir[dirs[i]], i)
-	}
-	files := make([]string, len(objs))
-	for dir, idx := range byDir {
-		group := make([]*object.Object, len(idx))
-		for j, i := range idx {
-			group[j] = objs[i]
-		}
-		for j, name := range output.Names(group) {
-			files[idx[j]] = path.Join(dir, name)
-		}
-	}
-	out := make([]*yaml.RNode, 0, len(objs))
-	for i, o := range objs {
-		object.SetStrings(o.Map, map[string]string{
-			AnnOwner:                        owners[i],
-			string(kioutil.PathAnnotation):  files[i],
-			string(kioutil.IndexAnnotation): "0",
-		}, "metadata", "annotations")
-		n, err := toNode(o)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, nil
+// mayHoldReference reports whether an item is a Composable or may hold a
+// getValueFrom reference (its text names one).
+func (it *item) mayHoldReference() bool {
+	return it.header.Kind == refs.ComposableKind && strings.HasPrefix(it.header.APIVersion, refs.ComposableGroup+"/") ||
+		bytes.Contains(it.text, []byte("getValueFrom"))
 }
 
-// placeOf returns the folder and the owner marker of a rendered object.
-// common/ objects belong to the framework: owned by the first request of
-// that framework.
-func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engine.Request) (string, string) {
-	op := o.String("metadata", "labels", enhance.LabelOperator)
-	inst := o.String("metadata", "labels", enhance.LabelInstance)
-	if r, ok := byInstance[op+"\x00"+inst]; ok {
-		return path.Join(RenderedDir, inst), ownerOf(r)
-	}
-	for _, r := range reqs {
-		if r.Bundle.Name == op {
-			return path.Join(RenderedDir, "common", op), ownerOf(r)
-		}
-	}
-	return path.Join(RenderedDir, "common", op), ""
-}
-
-func toNode(o *object.Object) (*yaml.RNode, error) {
-	data, err := o.Marshal()
-	if err != nil {
+// decode reads the whole item.
+func (it *item) decode() (map[string]any, error) {
+	var m map[string]any
+	if err := yaml.Unmarshal(it.text, &m); err != nil {
 		return nil, err
 	}
-	return yaml.Parse(string(data))
-}
-
-func isComposable(o *object.Object) bool {
-	return o.Kind() == refs.ComposableKind && o.Group() == refs.ComposableGroup
-}
-
-// hasReference reports whether a getValueFrom key appears anywhere in v.
-func hasReference(v any) bool {
-	switch t := v.(type) {
-	case map[string]any:
-		if _, ok := t["getValueFrom"]; ok {
-			return true
-		}
-		for _, x := range t {
-			if hasReference(x) {
-				return true
-			}
-		}
-	case []any:
-		for _, x := range t {
-			if hasReference(x) {
-				return true
-			}
-		}
+	if m == nil {
+		return nil, errors.New("an item is empty")
 	}
-	return false
+	return m, nil
 }
+
+// instanceRequest renders a kudo.dev/v1beta1 Instance object with its
+// spec.parameters.
+func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst *item) (engine.Request, error) {
+	m, err := inst.decode()
+	if err != nil {
+		return engine.Request{}, err
+	}
+	o := object.New(m)
+	ov := o.String("spec", "operatorVersion", "name")
+	if ov == "" {
+		return engine.Request{}, errors.New("spec.operatorVersion.name is empty")
+	}
+	values := map[string]any{}
+	if ps, ok := o.MapAt("spec")["parameters"].(map[string]any); ok {
+		maps.Copy(values, ps)
+	}
+	return cfg.InstanceRequest(ctx, f.Sources, ov, o.Name(), o.Namespace(), values)
+}
+
+// itemError is an error about one input item.
+type itemError struct {
+	item *item
+	err  error
+}
+
+func (e *itemError) Error() string {
+	h := e.item.header
+	return fmt.Sprintf("%s %s/%s: %v", h.Kind, h.Namespace, h.Name, e.err)
+}
+
+func (e *itemError) Unwrap() error { return e.err }
 
 // config reads the functionConfig: a FrameworkRender, or a ConfigMap whose
 // data holds the same fields flatly.
-func (f *Function) config(fc *yaml.RNode) (*config.Config, error) {
+func (f *Function) config(text []byte) (*config.Config, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
+	}
+	fc, err := yaml.Parse(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
+	}
+	if fc.IsNilOrEmpty() {
+		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
+	}
 	name := "functionConfig"
 	if p := fc.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
 		name = p
@@ -408,37 +458,6 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 	return map[string]any{"apiVersion": config.APIVersion, "kind": config.Kind, "metadata": meta, "spec": spec}, nil
 }
 
-// instanceRequest renders a kudo.dev/v1beta1 Instance object with its
-// spec.parameters.
-func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst *yaml.RNode) (engine.Request, error) {
-	m, err := inst.Map()
-	if err != nil {
-		return engine.Request{}, err
-	}
-	o := object.New(m)
-	ov := o.String("spec", "operatorVersion", "name")
-	if ov == "" {
-		return engine.Request{}, errors.New("spec.operatorVersion.name is empty")
-	}
-	values := map[string]any{}
-	if ps, ok := o.MapAt("spec")["parameters"].(map[string]any); ok {
-		maps.Copy(values, ps)
-	}
-	return cfg.InstanceRequest(ctx, f.Sources, ov, o.Name(), o.Namespace(), values)
-}
-
-// itemError is an error about one input item.
-type itemError struct {
-	item *yaml.RNode
-	err  error
-}
-
-func (e *itemError) Error() string {
-	return fmt.Sprintf("%s %s/%s: %v", e.item.GetKind(), e.item.GetNamespace(), e.item.GetName(), e.err)
-}
-
-func (e *itemError) Unwrap() error { return e.err }
-
 // toResults turns an error into KRM results, one per diagnostic, with
 // the file, field and resource where they are known.
 func toResults(err error) []*framework.Result {
@@ -448,11 +467,12 @@ func toResults(err error) []*framework.Result {
 	for _, d := range diag.From(err) {
 		r := Result(d)
 		if item && r.ResourceRef == nil {
+			h := ie.item.header
 			r.ResourceRef = &yaml.ResourceIdentifier{
-				TypeMeta: yaml.TypeMeta{APIVersion: ie.item.GetApiVersion(), Kind: ie.item.GetKind()},
-				NameMeta: yaml.NameMeta{Name: ie.item.GetName(), Namespace: ie.item.GetNamespace()},
+				TypeMeta: yaml.TypeMeta{APIVersion: h.APIVersion, Kind: h.Kind},
+				NameMeta: yaml.NameMeta{Name: h.Name, Namespace: h.Namespace},
 			}
-			if p := ie.item.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
+			if p := h.Annotations[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
 				r.File = &framework.File{Path: p}
 			}
 		}

@@ -126,3 +126,36 @@ func describeObject(o *object.Object) string {
 	}
 	return kind + " " + name
 }
+
+// AnyReference reports whether one of objs holds a getValueFrom
+// reference (or is a Composable).
+func AnyReference(objs []*object.Object) bool {
+	for _, o := range objs {
+		if o.Kind() == ComposableKind && o.Group() == ComposableGroup || HasReference(o.Map) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasReference reports whether a getValueFrom key appears anywhere in v.
+func HasReference(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		if _, ok := t["getValueFrom"]; ok {
+			return true
+		}
+		for _, x := range t {
+			if HasReference(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if HasReference(x) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+package fn
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/limits"
+)
+
+// decodedItems is the oracle: the items of a ResourceList decoded whole.
+func decodedItems(t testing.TB, data []byte) ([]any, any) {
+	t.Helper()
+	var doc struct {
+		Items          []any `yaml:"items"`
+		FunctionConfig any   `yaml:"functionConfig"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Skipf("not YAML: %v", err)
+	}
+	return doc.Items, doc.FunctionConfig
+}
+
+// splitItemsOf decodes what readResourceList split.
+func splitItemsOf(t testing.TB, rl *resourceList) ([]any, any) {
+	t.Helper()
+	var items []any
+	for _, it := range rl.items {
+		var v any
+		if err := yaml.Unmarshal(it.text, &v); err != nil {
+			t.Fatalf("item text does not decode: %v\n%s", err, it.text)
+		}
+		items = append(items, v)
+	}
+	var fc any
+	if rl.functionConfig != nil {
+		if err := yaml.Unmarshal(rl.functionConfig, &fc); err != nil {
+			t.Fatalf("functionConfig text does not decode: %v\n%s", err, rl.functionConfig)
+		}
+	}
+	return items, fc
+}
+
+func TestReadResourceList(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		in     string
+		block  bool // split without decoding the whole list
+	}{
+		"KyamlStyle": {
+			reason: "kpt and kustomize write items at column 0",
+			in:     "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n  data:\n    x: |\n      line one\n\n      line three\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: b}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  data: {a: b}\n",
+			block:  true,
+		},
+		"IndentedItems": {
+			reason: "a sequence indented below items:",
+			in:     "kind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n    # a comment\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: b\n",
+			block:  true,
+		},
+		"DashAlone": {
+			reason: "an item whose content starts below its dash",
+			in:     "kind: ResourceList\nitems:\n-\n  apiVersion: v1\n  kind: ConfigMap\n",
+			block:  true,
+		},
+		"BlockScalarWithDash": {
+			reason: "a block scalar whose lines look like sequence entries stays in its item",
+			in:     "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data:\n    list: |\n      - a\n      - b\n    kept: |+\n      x\n\n- kind: Secret\n",
+			block:  true,
+		},
+		"Flow": {
+			reason: "flow style is decoded whole",
+			in:     "kind: ResourceList\nitems: [{kind: ConfigMap, metadata: {name: a}}]\nfunctionConfig: {kind: ConfigMap}\n",
+		},
+		"JSON": {
+			reason: "JSON is decoded whole",
+			in:     `{"kind": "ResourceList", "items": [{"kind": "ConfigMap"}]}`,
+		},
+		"AliasAcrossItems": {
+			reason: "an alias to an anchor of another item needs the whole list",
+			in:     "kind: ResourceList\nitems:\n- kind: ConfigMap\n  data: &d {a: b}\n- kind: ConfigMap\n  data: *d\n",
+		},
+		"UnknownTopLevelKey": {
+			reason: "a key the splitter does not know is decoded whole",
+			in:     "kind: ResourceList\n\"items\":\n- kind: ConfigMap\n",
+		},
+		"Empty": {
+			reason: "no items",
+			in:     "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n",
+			block:  true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			rl, err := readResourceList([]byte(tc.in), limits.Default())
+			if err != nil {
+				t.Fatalf("%s: %v", tc.reason, err)
+			}
+			wantItems, wantFC := decodedItems(t, []byte(tc.in))
+			gotItems, gotFC := splitItemsOf(t, rl)
+			if diff := cmp.Diff(wantItems, gotItems, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s: items -whole +split:\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(wantFC, gotFC); diff != "" {
+				t.Errorf("%s: functionConfig -whole +split:\n%s", tc.reason, diff)
+			}
+			_, err = splitBlock([]byte(tc.in))
+			if got := err == nil; got != tc.block && err != nil && !strings.Contains(err.Error(), "block") {
+				t.Errorf("%s: split in block style: %t (%v)", tc.reason, got, err)
+			}
+		})
+	}
+}
+
+func TestReadResourceListLimits(t *testing.T) {
+	lim := limits.Default()
+	lim.KRMItems = 2
+	in := "kind: ResourceList\nitems:\n- kind: A\n- kind: B\n- kind: C\n"
+	if _, err := readResourceList([]byte(in), lim); err == nil || !strings.Contains(err.Error(), "--max-krm-items") {
+		t.Errorf("3 items over a limit of 2: got %v", err)
+	}
+	if _, err := readResourceList([]byte("kind: ResourceList\x00"), limits.Default()); err == nil || !strings.Contains(err.Error(), "NUL") {
+		t.Errorf("a NUL byte: got %v", err)
+	}
+	if _, err := readResourceList([]byte("kind: Deployment\n"), limits.Default()); err == nil || !strings.Contains(err.Error(), "not a config.kubernetes.io/v1 ResourceList") {
+		t.Errorf("not a ResourceList: got %v", err)
+	}
+}
+
+// FuzzReadResourceList: whatever the input, the split items decode to
+// exactly what decoding the whole list gives, or reading fails cleanly.
+func FuzzReadResourceList(f *testing.F) {
+	f.Add("kind: ResourceList\nitems:\n- kind: A\n  data:\n    x: |\n      - y\n- kind: B\n")
+	f.Add("kind: ResourceList\nitems:\n  - kind: A\n    # c\n  -\n    kind: B\nfunctionConfig:\n  kind: C\n")
+	f.Add("kind: ResourceList\nitems: [{kind: A}]\n")
+	f.Add("kind: ResourceList\nitems:\n- a: &x 1\n- b: *x\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		rl, err := readResourceList([]byte(in), limits.Default())
+		if err != nil {
+			return
+		}
+		var whole struct {
+			Items          []any `yaml:"items"`
+			FunctionConfig any   `yaml:"functionConfig"`
+		}
+		if yaml.Unmarshal([]byte(in), &whole) != nil {
+			return // split read items the whole decoder refuses: items are checked one by one
+		}
+		gotItems, gotFC := splitItemsOf(t, rl)
+		if diff := cmp.Diff(whole.Items, gotItems, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("items -whole +split:\n%s\ninput:\n%q", diff, in)
+		}
+		if diff := cmp.Diff(whole.FunctionConfig, gotFC); diff != "" {
+			t.Fatalf("functionConfig -whole +split:\n%s\ninput:\n%q", diff, in)
+		}
+	})
+}

@@ -1,0 +1,180 @@
+package fn
+
+import (
+	"bytes"
+	"io"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/output"
+)
+
+// place gives every generated object its owner marker and its path below
+// rendered/<instance>/ (rendered/common/<operator>/ for common/ objects),
+// named by output.Names, in both the internal and the legacy annotations
+// that orchestrators read.
+func (f *Function) place(objs []*object.Object, reqs []engine.Request, format annotationFormat, legacy map[*object.Object]string) {
+	byInstance := map[string]engine.Request{}
+	for _, r := range reqs {
+		byInstance[r.Bundle.Name+"\x00"+r.Instance.Name] = r
+	}
+	dirs := make([]string, len(objs))
+	owners := make([]string, len(objs))
+	byDir := map[string][]int{}
+	for i, o := range objs {
+		dirs[i], owners[i] = placeOf(o, reqs, byInstance)
+		byDir[dirs[i]] = append(byDir[dirs[i]], i)
+	}
+	files := make([]string, len(objs))
+	for dir, idx := range byDir {
+		group := make([]*object.Object, len(idx))
+		for j, i := range idx {
+			group[j] = objs[i]
+		}
+		for j, name := range output.Names(group) {
+			files[idx[j]] = path.Join(dir, name)
+		}
+	}
+	for i, o := range objs {
+		ann := map[string]string{AnnOwner: owners[i]}
+		if format.internal {
+			ann[string(kioutil.PathAnnotation)], ann[string(kioutil.IndexAnnotation)] = files[i], "0"
+		}
+		object.SetStrings(o.Map, ann, "metadata", "annotations")
+		if format.legacy {
+			legacy[o] = files[i]
+		}
+	}
+}
+
+// annotationFormat says which path and index annotations the output
+// carries: those the input items use, both when there are no input items
+// (kyaml's rule, which orchestrators expect).
+type annotationFormat struct{ internal, legacy bool }
+
+func formatOf(items []*item) annotationFormat {
+	if len(items) == 0 {
+		return annotationFormat{internal: true, legacy: true}
+	}
+	var f annotationFormat
+	for _, it := range items {
+		a := it.header.Annotations
+		f.internal = f.internal || a[string(kioutil.PathAnnotation)] != "" || a[string(kioutil.IndexAnnotation)] != "" || a[string(kioutil.IdAnnotation)] != ""
+		f.legacy = f.legacy || a[string(kioutil.LegacyPathAnnotation)] != "" || a[string(kioutil.LegacyIndexAnnotation)] != "" || a[string(kioutil.LegacyIdAnnotation)] != ""
+	}
+	return f
+}
+
+// placeOf returns the folder and the owner marker of a rendered object.
+// common/ objects belong to the framework: owned by the first request of
+// that framework.
+func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engine.Request) (string, string) {
+	op := o.String("metadata", "labels", enhance.LabelOperator)
+	inst := o.String("metadata", "labels", enhance.LabelInstance)
+	if r, ok := byInstance[op+"\x00"+inst]; ok {
+		return path.Join(RenderedDir, inst), ownerOf(r)
+	}
+	for _, r := range reqs {
+		if r.Bundle.Name == op {
+			return path.Join(RenderedDir, "common", op), ownerOf(r)
+		}
+	}
+	return path.Join(RenderedDir, "common", op), ""
+}
+
+// writeList writes a ResourceList in block style: the items (raw ones as
+// they were read, objects encoded on all cores), the functionConfig as it
+// was read, and the results.
+func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*framework.Result) error {
+	encoded := make([][]byte, len(items))
+	errs := make([]error, len(items))
+	engine.Parallel(len(items), func(i int) {
+		if o := items[i].obj; o != nil {
+			encoded[i], errs[i] = o.Marshal()
+			if p, ok := legacy[o]; ok && errs[i] == nil {
+				encoded[i] = appendLegacy(encoded[i], p)
+			}
+		} else {
+			encoded[i] = items[i].text
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n")
+	if len(items) == 0 {
+		b.WriteString("items: []\n")
+	} else {
+		b.WriteString("items:\n")
+	}
+	for _, text := range encoded {
+		writeIndented(&b, text, "- ", "  ")
+	}
+	if len(bytes.TrimSpace(functionConfig)) > 0 {
+		b.WriteString("functionConfig:\n")
+		writeIndented(&b, functionConfig, "  ", "  ")
+	}
+	if len(results) > 0 {
+		data, err := kyaml.Marshal(results)
+		if err != nil {
+			return err
+		}
+		b.WriteString("results:\n")
+		writeIndented(&b, data, "", "")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeIndented writes text with first before its first line and indent
+// before every other non-empty line.
+func writeIndented(b *bytes.Buffer, text []byte, first, indent string) {
+	text = bytes.TrimRight(text, "\n")
+	for i, line := range bytes.Split(text, []byte("\n")) {
+		switch {
+		case i == 0:
+			b.WriteString(first)
+		case len(line) > 0:
+			b.WriteString(indent)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+}
+
+// appendLegacy adds the legacy path and index annotations at the end of
+// an encoded object's annotations, single-quoted, where kyaml's
+// annotation reconciliation puts them (so output stays as before).
+func appendLegacy(text []byte, path string) []byte {
+	lines := bytes.Split(text, []byte("\n"))
+	at := -1
+	for i := 0; i+1 < len(lines); i++ {
+		if string(lines[i]) == "metadata:" && string(lines[i+1]) == "  annotations:" {
+			at = i + 2
+			for at < len(lines) && indentOf(lines[at]) >= 4 {
+				at++
+			}
+			break
+		}
+	}
+	if at < 0 {
+		return text
+	}
+	quoted := "'" + strings.ReplaceAll(path, "'", "''") + "'"
+	add := [][]byte{
+		[]byte("    " + string(kioutil.LegacyPathAnnotation) + ": " + quoted),
+		[]byte("    " + string(kioutil.LegacyIndexAnnotation) + ": '0'"),
+	}
+	out := append(append(append([][]byte{}, lines[:at]...), add...), lines[at:]...)
+	return bytes.Join(out, []byte("\n"))
+}
