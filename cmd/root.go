@@ -11,6 +11,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/output"
 )
 
@@ -58,7 +59,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	g.register(root)
 	lf.register(root)
 	g.limits = &lf.lim
-	root.PersistentFlags().DurationVar(&timeout, "timeout", 5*time.Minute, "give up (exit 1, nothing on stdout) after this long; 0: never (env KUDO_RENDER_TIMEOUT)")
+	root.PersistentFlags().DurationVar(&timeout, "timeout", limits.Default().Timeout, "give up (exit 1, nothing on stdout) after this long; 0: never (env KUDO_RENDER_TIMEOUT)")
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		lim, err := lf.resolve(os.Getenv)
 		if err != nil {
@@ -71,6 +72,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			return fmt.Errorf("--timeout %s: must not be negative (0 means never)", timeout)
 		}
 		lf.lim.Timeout = timeout
+		limits.SetCurrent(lf.lim)
 		if exit != nil && timeout > 0 {
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/kudo-render/kudo-render/diag"
@@ -88,8 +89,8 @@ var Table = []Spec{
 	{Name: "git-pack-bytes", Field: "GitPackBytes", Unit: "bytes", Default: 256 * mib, What: "git pack size", Doc: "pack data one git fetch may download"},
 	{Name: "git-blob-bytes", Field: "GitBlobBytes", Unit: "bytes", Default: 8 * mib, What: "git blob size", Doc: "any one file of a fetched git tree"},
 	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of a fetched git folder, summed"},
-	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(2 * time.Minute), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
-	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(5 * time.Minute), What: "run time", Doc: "the whole run; 0 means never"},
+	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
+	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
 }
 
 // Lookup returns the spec of a limit by Name or Field.
@@ -254,4 +255,23 @@ func FormatValue(s Spec, n int64) string {
 		return strconv.FormatInt(n>>10, 10) + "Ki"
 	}
 	return strconv.FormatInt(n, 10) + " " + s.Unit
+}
+
+// current holds the limits of this process (flags and environment).
+var current atomic.Pointer[Limits]
+
+// Current returns the limits of this process: those given to SetCurrent,
+// else the defaults. Stages read them when they need them, so a limit set
+// on the command line reaches every stage without being passed along.
+func Current() Limits {
+	if l := current.Load(); l != nil {
+		return *l
+	}
+	return Default()
+}
+
+// SetCurrent sets the limits of this process (zero fields: defaults).
+func SetCurrent(l Limits) {
+	l = l.WithDefaults()
+	current.Store(&l)
 }

@@ -1,85 +1,116 @@
 package tmpl
 
 import (
-	"fmt"
-	"strings"
+	"maps"
 	"text/template"
 
 	"github.com/Masterminds/sprig/v3"
 	yamlv2 "go.yaml.in/yaml/v2"
 )
 
-// denied are functions that Sprig's hermetic map still offers but that
-// read the clock, randomness, the host's time zone or generate keys.
-var denied = []string{
-	"env", "expandenv", "getHostByName", "now", "ago", "toDate", "mustToDate",
-	"unixEpoch", "durationRound", "uuidv4", "bcrypt", "htpasswd", "encryptAES",
-	"shuffle",
+// Allowed lists every function templates may call: KUDO's toYaml and
+// Sprig's functions that read nothing outside the render (no
+// environment, files, DNS, clock or randomness) and cost what their
+// arguments are worth. It is an allow-list: a function a new Sprig
+// version adds is not available until it is listed here.
+var Allowed = []string{
+	// strings
+	"abbrev", "abbrevboth", "trunc", "trim", "upper", "lower", "title", "untitle", "substr", "repeat",
+	"trimall", "trimAll", "trimSuffix", "trimPrefix", "nospace", "initials", "swapcase",
+	"snakecase", "camelcase", "kebabcase", "wrap", "wrapWith", "contains", "hasPrefix", "hasSuffix",
+	"quote", "squote", "cat", "indent", "nindent", "replace", "plural", "sha1sum", "sha256sum",
+	"sha512sum", "adler32sum", "toString", "atoi", "int", "int64", "float64", "seq", "toDecimal",
+	"split", "splitList", "splitn", "toStrings", "until", "untilStep", "join", "sortAlpha",
+	// numbers
+	"add1", "add", "sub", "div", "mod", "mul", "add1f", "addf", "subf", "divf", "mulf",
+	"biggest", "max", "min", "maxf", "minf", "ceil", "floor", "round",
+	// defaults and types
+	"default", "empty", "coalesce", "all", "any", "compact", "mustCompact", "fromJson", "toJson",
+	"toPrettyJson", "toRawJson", "mustFromJson", "mustToJson", "mustToPrettyJson", "mustToRawJson",
+	"ternary", "deepCopy", "mustDeepCopy", "typeOf", "typeIs", "typeIsLike", "kindOf", "kindIs",
+	"deepEqual",
+	// encodings and paths
+	"b64enc", "b64dec", "b32enc", "b32dec", "base", "dir", "clean", "ext", "isAbs", "osBase",
+	"osClean", "osDir", "osExt", "osIsAbs",
+	// lists
+	"tuple", "list", "dict", "get", "set", "unset", "hasKey", "pluck", "keys", "pick", "omit",
+	"merge", "mergeOverwrite", "mustMerge", "mustMergeOverwrite", "values", "append", "push",
+	"mustAppend", "mustPush", "prepend", "mustPrepend", "first", "mustFirst", "rest", "mustRest",
+	"last", "mustLast", "initial", "mustInitial", "reverse", "mustReverse", "uniq", "mustUniq",
+	"without", "mustWithout", "has", "mustHas", "slice", "mustSlice", "concat", "dig", "chunk",
+	"mustChunk",
+	// regular expressions (Go's: linear time)
+	"regexMatch", "mustRegexMatch", "regexFindAll", "mustRegexFindAll", "regexFind", "mustRegexFind",
+	"regexReplaceAll", "mustRegexReplaceAll", "regexReplaceAllLiteral", "mustRegexReplaceAllLiteral",
+	"regexSplit", "mustRegexSplit", "regexQuoteMeta",
+	// versions, URLs, crypto that only reads its arguments
+	"semver", "semverCompare", "urlParse", "urlJoin", "decryptAES", "buildCustomCert",
+	// control
+	"fail", "duration",
 }
 
-// deniedPrefixes covers families: date*, mustDate*, htmlDate*, rand*, gen*
-// (genCA, genPrivateKey, genSelfSignedCert, genSignedCert and variants).
-var deniedPrefixes = []string{"date", "mustDate", "htmlDate", "rand", "gen"}
-
-// Denied reports whether a function name is withheld from templates.
-func Denied(name string) bool {
-	for _, d := range denied {
-		if name == d {
-			return true
-		}
-	}
-	for _, p := range deniedPrefixes {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
+// listBuilders build lists or dicts: their results are bounded in items.
+var listBuilders = []string{
+	"list", "tuple", "dict", "append", "push", "mustAppend", "mustPush", "prepend", "mustPrepend",
+	"concat", "uniq", "mustUniq", "without", "mustWithout", "compact", "mustCompact", "pick", "omit",
+	"chunk", "mustChunk", "regexFindAll", "mustRegexFindAll", "regexSplit", "mustRegexSplit",
+	"toStrings", "sortAlpha", "initial", "mustInitial", "rest", "mustRest", "reverse", "mustReverse",
+	"slice", "mustSlice", "pluck", "fromJson", "mustFromJson",
 }
 
-// FuncMap returns the functions templates may call.
-func FuncMap() template.FuncMap {
-	m := sprig.HermeticTxtFuncMap()
-	for name := range m {
-		if Denied(name) {
-			delete(m, name)
-		}
-	}
-	m["toYaml"] = toYaml
-	// Bounded versions of the functions that allocate what a template asks
-	// for: templates come from other teams.
-	m["until"] = func(n int) ([]int, error) {
-		if n > MaxListLen || n < -MaxListLen {
-			return nil, fmt.Errorf("until %d: more than %d elements", n, MaxListLen)
-		}
-		return sprigUntil(n), nil
-	}
-	m["untilStep"] = func(start, stop, step int) ([]int, error) {
-		if step != 0 && (stop-start)/step > MaxListLen {
-			return nil, fmt.Errorf("untilStep: more than %d elements", MaxListLen)
-		}
-		return sprigUntilStep(start, stop, step), nil
-	}
-	m["repeat"] = func(count int, s string) (string, error) {
-		if count < 0 || count*len(s) > MaxOutput {
-			return "", fmt.Errorf("repeat: result larger than %d bytes", MaxOutput)
-		}
-		return strings.Repeat(s, count), nil
+// walkers walk or copy their arguments: the arguments are checked first.
+var walkers = []string{
+	"toJson", "toPrettyJson", "toRawJson", "mustToJson", "mustToPrettyJson", "mustToRawJson",
+	"deepCopy", "mustDeepCopy", "deepEqual", "b64enc", "b32enc", "sha1sum", "sha256sum", "sha512sum",
+	"adler32sum", "toString", "default", "empty", "coalesce", "ternary",
+}
+
+func sprigHermetic() map[string]any {
+	m := map[string]any{}
+	for k, v := range sprig.HermeticTxtFuncMap() {
+		m[k] = v
 	}
 	return m
 }
 
-// Limits on what one template may produce.
-const (
-	// MaxOutput is the largest rendered text of one template execution.
-	MaxOutput = 16 << 20
-	// MaxListLen is the longest list until and untilStep make.
-	MaxListLen = 100_000
-)
+// FuncMap returns the functions templates may call, bounded.
+func FuncMap() template.FuncMap {
+	m := template.FuncMap{}
+	for _, name := range Allowed {
+		if f, ok := sprigFuncs[name]; ok {
+			m[name] = f
+		}
+	}
+	for _, name := range listBuilders {
+		if f, ok := m[name]; ok {
+			m[name] = guardResult(name, f)
+		}
+	}
+	for _, name := range walkers {
+		if f, ok := m[name]; ok {
+			m[name] = guardArgs(name, f)
+		}
+	}
+	maps.Copy(m, guarded())
+	m["set"] = gSet
+	for _, name := range []string{"merge", "mergeOverwrite", "mustMerge", "mustMergeOverwrite"} {
+		m[name] = gMerge(name)
+	}
+	m["toYaml"] = guardArgs("toYaml", toYaml)
+	m[emitFunc] = gEmit
+	return m
+}
 
-var (
-	sprigUntil     = sprig.TxtFuncMap()["until"].(func(int) []int)
-	sprigUntilStep = sprig.TxtFuncMap()["untilStep"].(func(int, int, int) []int)
-)
+// Denied reports whether a function name is withheld from templates:
+// it is not on the allow-list (nor one of text/template's builtins).
+func Denied(name string) bool {
+	_, ok := funcs[name]
+	return !ok && !builtins[name]
+}
+
+// builtins are text/template's own functions that stay as they are.
+var builtins = map[string]bool{"and": true, "or": true, "not": true, "len": true, "index": true, "call": true,
+	"eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true}
 
 // toYaml is KUDO's: YAML of the value, with its trailing newline.
 func toYaml(v any) (string, error) {

@@ -3,13 +3,14 @@ package tmpl
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/kudo-render/kudo-render/limits"
 )
 
 // Error is a template problem at a line of a template file.
@@ -50,9 +51,38 @@ func Parse(name string, src []byte) (*Template, error) {
 	for _, sub := range t.Templates() {
 		if sub.Tree != nil && sub.Tree.Root != nil {
 			tp.index(sub.Tree.Root, src)
+			guardActions(sub.Tree, sub.Tree.Root)
 		}
 	}
 	return tp, nil
+}
+
+// guardActions makes every action that prints end in the emit check, so
+// a value is measured before text/template formats it.
+func guardActions(tree *parse.Tree, n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			guardActions(tree, c)
+		}
+	case *parse.ActionNode:
+		if p := n.Pipe; p != nil && len(p.Decl) == 0 && len(p.Cmds) > 0 {
+			id := parse.NewIdentifier(emitFunc).SetTree(tree).SetPos(n.Pos)
+			p.Cmds = append(p.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
+		}
+	case *parse.IfNode:
+		guardActions(tree, n.List)
+		guardActions(tree, n.ElseList)
+	case *parse.RangeNode:
+		guardActions(tree, n.List)
+		guardActions(tree, n.ElseList)
+	case *parse.WithNode:
+		guardActions(tree, n.List)
+		guardActions(tree, n.ElseList)
+	}
 }
 
 // Name returns the template's name.
@@ -99,7 +129,12 @@ func (t *Template) index(n parse.Node, src []byte) {
 // Execute renders the template with data.
 func (t *Template) Execute(data any) (*Output, error) {
 	rec := &recorder{lines: t.lines}
-	if err := t.t.Execute(rec, data); err != nil {
+	exec, err := t.t.Clone()
+	if err != nil {
+		return nil, tidy(t.name, err)
+	}
+	exec.Funcs(budgeted(newBudget()))
+	if err := exec.Execute(rec, data); err != nil {
 		return nil, tidy(t.name, err)
 	}
 	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks}, nil
@@ -125,11 +160,9 @@ type recorder struct {
 	marks []mark
 }
 
-var errTooLarge = fmt.Errorf("rendered text larger than %d bytes", MaxOutput)
-
 func (r *recorder) Write(p []byte) (int, error) {
-	if r.buf.Len()+len(p) > MaxOutput {
-		return 0, errTooLarge
+	if max := limits.Current().TemplateBytes; int64(r.buf.Len())+int64(len(p)) > max {
+		return 0, limits.Err("template-bytes", max, "the rendered text")
 	}
 	if len(p) > 0 {
 		r.marks = append(r.marks, mark{off: r.buf.Len(), line: r.lines[&p[0]]})

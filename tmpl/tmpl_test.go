@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -403,18 +404,19 @@ func TestDecodeAliasBomb(t *testing.T) {
 }
 
 func TestDeniedFunctions(t *testing.T) {
+	// Every function of full Sprig that is not on the allow-list: those
+	// that read the clock, the environment, the network or randomness,
+	// and those a new Sprig adds (randAlpha, genCA, dateInZone, ...).
 	var names []string
-	names = append(names, denied...)
-	// Every function of full Sprig that a prefix denies (randAlpha,
-	// genCA, dateInZone, mustDateModify, htmlDate, ...).
 	for name := range sprig.TxtFuncMap() {
-		for _, p := range deniedPrefixes {
-			if strings.HasPrefix(name, p) {
-				names = append(names, name)
-			}
+		if !slices.Contains(Allowed, name) {
+			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
+	if len(names) < 30 {
+		t.Fatalf("only %d Sprig functions withheld: the allow-list lets too much through", len(names))
+	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			if !Denied(name) {
@@ -443,7 +445,9 @@ func TestFuncMap(t *testing.T) {
 		"Upper":         {reason: "Hermetic string functions stay.", name: "upper", present: true},
 		"Sha256":        {reason: "Hashes are deterministic and stay.", name: "sha256sum", present: true},
 		"B64":           {reason: "Encodings stay.", name: "b64enc", present: true},
-		"DerivePass":    {reason: "derivePassword is deterministic and stays.", name: "derivePassword", present: true},
+		"DerivePass":    {reason: "derivePassword runs scrypt on every call: not on the allow-list.", name: "derivePassword"},
+		"Hello":         {reason: "A function nobody listed is absent.", name: "hello"},
+		"Printf":        {reason: "printf is text/template's, bounded.", name: "printf", present: true},
 		"SemverCompare": {reason: "semverCompare stays.", name: "semverCompare", present: true},
 		"Now":           {reason: "now reads the clock.", name: "now"},
 		"Env":           {reason: "env reads the environment.", name: "env"},
@@ -469,6 +473,11 @@ func TestFuncMap(t *testing.T) {
 	for name := range m {
 		if Denied(name) {
 			t.Errorf("FuncMap() offers denied function %q", name)
+		}
+	}
+	for _, name := range Allowed {
+		if _, ok := m[name]; !ok {
+			t.Errorf("allow-listed function %q is not offered (not in Sprig?)", name)
 		}
 	}
 }
