@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/limits"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -23,11 +26,16 @@ type Doc struct {
 // skipped; every other document must be a mapping with apiVersion and kind.
 // Errors name the template and the template line.
 func Decode(out *Output) ([]Doc, error) {
+	if err := out.checkText(); err != nil {
+		return nil, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(out.Text))
 	// Aliases can make a few bytes expand into billions of values ("billion
 	// laughs"); decoding into yaml.Node skips go-yaml's own limit, so
-	// toValue has a budget of values proportional to the text.
-	budget := max(200_000, 50*len(out.Text))
+	// toValue counts values (aliases expanded) against --max-yaml-values
+	// and nesting against --max-yaml-depth.
+	lim := limits.Current()
+	b := &valueBudget{left: lim.YAMLValues, max: lim.YAMLValues, depth: lim.YAMLDepth}
 	var docs []Doc
 	for {
 		var n yaml.Node
@@ -49,8 +57,12 @@ func Decode(out *Output) ([]Doc, error) {
 		if root.Kind != yaml.MappingNode {
 			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
 		}
-		v, err := toValue(root, &budget)
+		v, err := toValue(root, b, 0)
 		if err != nil {
+			var at *atLine
+			if errors.As(err, &at) {
+				line = out.SourceLine(at.line)
+			}
 			return nil, &Error{Template: out.Name, Line: line, Msg: err.Error()}
 		}
 		m := v.(map[string]any)
@@ -91,22 +103,25 @@ func (o *Output) renderedLine(n int) string {
 // toValue converts a YAML node into plain Go values the way Kubernetes
 // reads YAML: mappings become map[string]any, integers int64, floats
 // float64; timestamps and binary stay strings.
-func toValue(n *yaml.Node, budget *int) (any, error) {
-	if *budget--; *budget < 0 {
-		return nil, errAliasBudget
+func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
+	if budget.left--; budget.left < 0 {
+		return nil, limits.Err("yaml-values", budget.max, "the rendered YAML (aliases expanded)")
+	}
+	if depth > budget.depth {
+		return nil, &atLine{line: n.Line, err: limits.Err("yaml-depth", budget.depth, "the rendered YAML")}
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return toValue(n.Alias, budget)
+		return toValue(n.Alias, budget, depth)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return toValue(n.Content[0], budget)
+		return toValue(n.Content[0], budget, depth)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := toValue(c, budget)
+			v, err := toValue(c, budget, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -118,7 +133,7 @@ func toValue(n *yaml.Node, budget *int) (any, error) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Tag == "!!merge" {
-				merged, err := toValue(v, budget)
+				merged, err := toValue(v, budget, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -130,7 +145,7 @@ func toValue(n *yaml.Node, budget *int) (any, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
 			}
-			val, err := toValue(v, budget)
+			val, err := toValue(v, budget, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +158,42 @@ func toValue(n *yaml.Node, budget *int) (any, error) {
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
 }
 
-var errAliasBudget = errors.New("YAML aliases expand into too many values (an alias bomb?)")
+// atLine is an error at a line of the rendered text.
+type atLine struct {
+	line int
+	err  error
+}
+
+func (e *atLine) Error() string { return e.err.Error() }
+func (e *atLine) Unwrap() error { return e.err }
+
+// valueBudget counts the values of one template's rendered YAML.
+type valueBudget struct {
+	left, max, depth int64
+}
+
+// checkText refuses rendered text with a NUL byte or invalid UTF-8, at
+// the template line that produced it.
+func (o *Output) checkText() error {
+	bad, what := bytes.IndexByte(o.Text, 0), "a NUL byte"
+	if !utf8.Valid(o.Text) {
+		for i := 0; i < len(o.Text); {
+			r, size := utf8.DecodeRune(o.Text[i:])
+			if r == utf8.RuneError && size == 1 {
+				if bad < 0 || i < bad {
+					bad, what = i, "invalid UTF-8"
+				}
+				break
+			}
+			i += size
+		}
+	}
+	if bad < 0 {
+		return nil
+	}
+	line := o.lineOf(bad)
+	return &Error{Template: o.Name, Line: o.SourceLine(line), Msg: fmt.Sprintf("the rendered text holds %s (rendered line %d)", what, line)}
+}
 
 func merge(dst map[string]any, src any) error {
 	switch s := src.(type) {

@@ -172,9 +172,10 @@ func (r *recorder) Write(p []byte) (int, error) {
 
 // Output is rendered text that remembers where each part came from.
 type Output struct {
-	Name  string
-	Text  []byte
-	marks []mark
+	Name   string
+	Text   []byte
+	marks  []mark
+	starts []int // offsets of the lines, see lineStarts
 }
 
 // SourceLine maps a 1-based line of the rendered text to the line of the
@@ -185,15 +186,10 @@ func (o *Output) SourceLine(line int) int {
 	if line < 1 {
 		return 0
 	}
-	// offset of the start of the rendered line
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(o.Text[off:], '\n')
-		if i < 0 {
-			off = len(o.Text)
-			break
-		}
-		off += i + 1
+	starts := o.lineStarts()
+	off := len(o.Text)
+	if line <= len(starts) {
+		off = starts[line-1]
 	}
 	// the last mark starting at or before off
 	i := sort.Search(len(o.marks), func(i int) bool { return o.marks[i].off > off }) - 1
@@ -201,16 +197,35 @@ func (o *Output) SourceLine(line int) int {
 		return 0
 	}
 	if m := o.marks[i]; m.line > 0 {
-		return m.line + bytes.Count(o.Text[m.off:off], []byte("\n"))
+		return m.line + o.lineOf(off) - o.lineOf(m.off)
 	}
 	// Output of an action: the line where the text before it ends. Lines
 	// the action itself wrote are not template lines.
 	for j := i - 1; j >= 0; j-- {
 		if m := o.marks[j]; m.line > 0 {
-			return m.line + bytes.Count(o.Text[m.off:o.marks[j+1].off], []byte("\n"))
+			return m.line + o.lineOf(o.marks[j+1].off) - o.lineOf(m.off)
 		}
 	}
 	return 1
+}
+
+// lineStarts returns the offset of every line of the text, computed once.
+func (o *Output) lineStarts() []int {
+	if o.starts == nil {
+		o.starts = []int{0}
+		for i, c := range o.Text {
+			if c == '\n' {
+				o.starts = append(o.starts, i+1)
+			}
+		}
+	}
+	return o.starts
+}
+
+// lineOf returns the 1-based line of the text that holds offset off.
+func (o *Output) lineOf(off int) int {
+	starts := o.lineStarts()
+	return sort.Search(len(starts), func(i int) bool { return starts[i] > off })
 }
 
 var (
