@@ -3,8 +3,13 @@ package bundle
 import (
 	"cmp"
 	"errors"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"io"
 	"io/fs"
+	"maps"
+
+	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/limits"
 	"os"
 	"path"
 	"path/filepath"
@@ -45,7 +50,7 @@ func LoadDir(dir string) (*Bundle, error) {
 func Load(fsys fs.FS, name string) (*Bundle, error) {
 	var p problems
 	b := &Bundle{Name: name}
-	hasOp, hasFw := exists(fsys, operatorFile), exists(fsys, frameworkFile)
+	hasOp, hasFw := exists(fsys, operatorFile, &p), exists(fsys, frameworkFile, &p)
 	switch {
 	case hasOp && hasFw:
 		p.Add(".", 0, "", "both %s and %s exist; a bundle has exactly one", operatorFile, frameworkFile)
@@ -63,10 +68,15 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		// that one run reports them all.
 		metaOK := len(p.List) == 0
 		loadParams(fsys, b, &p)
-		b.Templates = readTree(fsys, templatesDir, &p)
-		b.Common = readTree(fsys, commonDir, &p)
-		b.Definitions = readTree(fsys, definitionsDir, &p)
-		if exists(fsys, paramsSchemaFile) {
+		b.Templates = readTree(fsys, templatesDir, b, &p)
+		b.Common = readTree(fsys, commonDir, b, &p)
+		b.Definitions = readTree(fsys, definitionsDir, b, &p)
+		for _, f := range slices.Sorted(maps.Keys(b.Unread)) {
+			if !strings.HasPrefix(f, templatesDir+"/") { // common/ and definitions/ are always used
+				p.Add(f, 0, "", "%s", b.Unread[f])
+			}
+		}
+		if exists(fsys, paramsSchemaFile, &p) {
 			b.ParamsSchema = readFile(fsys, paramsSchemaFile, &p)
 		}
 		if metaOK && len(p.List) == 0 {
@@ -79,18 +89,61 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 	return b, nil
 }
 
-func exists(fsys fs.FS, name string) bool {
+// exists reports whether the bundle has the file name. A symbolic link
+// that leaves the bundle, or points to nothing, is there but cannot be
+// read: it is a problem, never "absent".
+func exists(fsys fs.FS, name string, p *problems) bool {
 	_, err := fs.Stat(fsys, name)
-	return err == nil
+	switch {
+	case err == nil:
+		return true
+	case !errors.Is(err, fs.ErrNotExist):
+		p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
+		return false
+	}
+	if lfs, ok := fsys.(fs.ReadLinkFS); ok {
+		if _, err := lfs.Lstat(name); err == nil {
+			p.Add(name, 0, "", "cannot read: symbolic link points outside the bundle or to nothing")
+		}
+	}
+	return false
 }
 
+// readFile reads a file of the bundle, at most limits.FileBytes.
 func readFile(fsys fs.FS, name string, p *problems) []byte {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readBounded(fsys, name)
 	if err != nil {
-		p.Add(name, 0, "", "cannot read: %s", cleanFSError(err))
+		var le *diag.LimitError
+		if errors.As(err, &le) {
+			p.Add(name, 0, "", "%s", le.Error())
+		} else {
+			p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
+		}
 		return nil
 	}
 	return data
+}
+
+// readBounded reads name, refusing more than limits.FileBytes before
+// reading them.
+func readBounded(fsys fs.FS, name string) ([]byte, error) {
+	max := limits.Current().FileBytes
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > max {
+		return nil, limits.Err("file-bytes", max, "")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, limits.Err("file-bytes", max, "")
+	}
+	return data, nil
 }
 
 // cleanFSError drops the operation and path that fs errors repeat.
@@ -268,7 +321,7 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 }
 
 func loadParams(fsys fs.FS, b *Bundle, p *problems) {
-	if !exists(fsys, paramsFile) {
+	if !exists(fsys, paramsFile, p) {
 		return
 	}
 	data := readFile(fsys, paramsFile, p)
@@ -388,7 +441,11 @@ func convertParam(rp rawParam, field string, node *yaml.Node, p *problems) *Para
 
 // readTree reads every file below dir, keyed by its path relative to dir.
 // A missing dir is an empty tree.
-func readTree(fsys fs.FS, dir string, p *problems) map[string][]byte {
+// readTree reads every file below dir. A file larger than
+// limits.FileBytes is not read: it is recorded in b.Unread, and is an
+// error only when the package uses it, so a huge file nobody uses costs
+// nothing. Symbolic links that leave the bundle are errors.
+func readTree(fsys fs.FS, dir string, b *Bundle, p *problems) map[string][]byte {
 	out := map[string][]byte{}
 	if _, err := fs.Stat(fsys, dir); errors.Is(err, fs.ErrNotExist) {
 		return out
@@ -398,36 +455,50 @@ func readTree(fsys fs.FS, dir string, p *problems) map[string][]byte {
 			p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
 			return nil
 		}
-		if d.IsDir() {
+		if d.IsDir() || !treeEntryOK(fsys, name, d, p) {
 			return nil
 		}
+		key := strings.TrimPrefix(name, dir+"/")
+		data, err := readBounded(fsys, name)
+		var le *diag.LimitError
 		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			info, err := fs.Stat(fsys, name)
-			if err != nil {
-				p.Add(name, 0, "", "symbolic link points outside the bundle or to nothing: %s", cleanFSError(err))
-				return nil
+		case errors.As(err, &le):
+			if b.Unread == nil {
+				b.Unread = map[string]string{}
 			}
-			if info.IsDir() {
-				p.Add(name, 0, "", "symbolic link to a folder is not supported")
-				return nil
-			}
-		case !d.Type().IsRegular():
-			p.Add(name, 0, "", "not a regular file")
-			return nil
-		}
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
+			b.Unread[name] = le.Error()
+		case err != nil:
 			p.Add(name, 0, "", "cannot read: %s", symlinkHint(err))
-			return nil
+		default:
+			out[key] = data
 		}
-		out[strings.TrimPrefix(name, dir+"/")] = data
 		return nil
 	})
 	if err != nil {
 		p.Add(dir, 0, "", "cannot read: %s", symlinkHint(err))
 	}
 	return out
+}
+
+// treeEntryOK checks an entry of a tree: a regular file, or a symbolic
+// link to one inside the bundle.
+func treeEntryOK(fsys fs.FS, name string, d fs.DirEntry, p *problems) bool {
+	switch {
+	case d.Type()&fs.ModeSymlink != 0:
+		info, err := fs.Stat(fsys, name)
+		if err != nil {
+			p.Add(name, 0, "", "symbolic link points outside the bundle or to nothing: %s", cleanFSError(err))
+			return false
+		}
+		if info.IsDir() {
+			p.Add(name, 0, "", "symbolic link to a folder is not supported")
+			return false
+		}
+	case !d.Type().IsRegular():
+		p.Add(name, 0, "", "not a regular file")
+		return false
+	}
+	return true
 }
 
 func symlinkHint(err error) string {

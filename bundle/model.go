@@ -54,6 +54,9 @@ type Bundle struct {
 	// Templates holds every file below templates/, keyed by its path
 	// relative to templates/ ("statefulset.yaml", "jobs/backup.yaml").
 	Templates map[string][]byte
+	// Unread lists the files below templates/, common/ and definitions/
+	// that were too large to read (path -> why); using one is an error.
+	Unread map[string]string `json:"-"`
 	// Common holds every file below common/, keyed like Templates.
 	Common map[string][]byte
 	// Definitions holds every file below definitions/ (extension resource

@@ -156,6 +156,10 @@ func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
 	if _, ok := b.Templates[ref]; ok {
 		return // includes base/ templates of a merged bundle
 	}
+	if msg, ok := b.Unread[templatesDir+"/"+ref]; ok {
+		p.Add(templatesDir+"/"+ref, 0, "", "task %q uses it: %s", t.Name, msg)
+		return
+	}
 	if strings.HasPrefix(ref, BasePrefix) && b.Extends != nil {
 		if err := CheckRef(strings.TrimPrefix(ref, BasePrefix)); err != nil {
 			p.Add(t.Pos.File, t.Pos.Line, field, "%q: %v", ref, err)

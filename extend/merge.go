@@ -105,6 +105,13 @@ func mergeFiles(out, b, ext *bundle.Bundle) {
 		out.Templates[base+k] = v
 	}
 	maps.Copy(out.Templates, ext.Templates)
+	out.Unread = map[string]string{}
+	for k, v := range b.Unread {
+		if rest, ok := strings.CutPrefix(k, "templates/"); ok {
+			out.Unread["templates/"+base+rest] = v
+		}
+	}
+	maps.Copy(out.Unread, ext.Unread)
 }
 
 // overlay is a copy of files with over's entries written over it.

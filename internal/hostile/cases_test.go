@@ -149,6 +149,72 @@ func TestReadingInput(t *testing.T) {
 			env:    []string{"ARGOCD_APP_NAME=x", "ARGOCD_APP_SOURCE_PATH=app"},
 			stderr: `cannot read FunctionConfig`,
 		},
+		"ParamsLinkOutside": {
+			class:  "reading input",
+			reason: "a params.yaml that is a link leaving the bundle is an error, never absent, and its content is never echoed",
+			setup: func(t *testing.T, dir string) []string {
+				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
+				write(t, dir, map[string]string{"secret.yaml": "TOPSECRET: [\n"})
+				os.Remove(filepath.Join(p, "params.yaml"))
+				os.Symlink(filepath.Join(dir, "secret.yaml"), filepath.Join(p, "params.yaml"))
+				return []string{"render", p, "--name", "inst"}
+			},
+			stderr: `params.yaml: cannot read: symbolic link points outside the bundle`,
+		},
+		"OperatorLinkOutside": {
+			class:  "reading input",
+			reason: "an operator.yaml that is a link leaving the bundle is an error naming it",
+			setup: func(t *testing.T, dir string) []string {
+				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
+				data, _ := os.ReadFile(filepath.Join(p, "operator.yaml"))
+				write(t, dir, map[string]string{"elsewhere.yaml": string(data)})
+				os.Remove(filepath.Join(p, "operator.yaml"))
+				os.Symlink(filepath.Join(dir, "elsewhere.yaml"), filepath.Join(p, "operator.yaml"))
+				return []string{"render", p, "--name", "inst"}
+			},
+			stderr: `operator.yaml: cannot read: symbolic link points outside the bundle`,
+		},
+		"TemplateLinkOutside": {
+			class:  "reading input",
+			reason: "a template that is a link leaving the bundle is an error",
+			setup: func(t *testing.T, dir string) []string {
+				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
+				write(t, dir, map[string]string{"x.yaml": "TOPSECRET"})
+				os.Remove(filepath.Join(p, "templates", "cm.yaml"))
+				os.Symlink(filepath.Join(dir, "x.yaml"), filepath.Join(p, "templates", "cm.yaml"))
+				return []string{"render", p, "--name", "inst"}
+			},
+			stderr: `templates/cm.yaml: symbolic link points outside the bundle`,
+		},
+		"HugeUsedTemplate": {
+			class:  "reading input",
+			reason: "a template larger than --max-file-bytes that a task uses is refused without reading it",
+			setup: func(t *testing.T, dir string) []string {
+				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
+				f, _ := os.OpenFile(filepath.Join(p, "templates", "cm.yaml"), os.O_WRONLY|os.O_APPEND, 0)
+				f.Truncate(2 << 30) // a sparse 2 GiB file
+				f.Close()
+				return []string{"render", p, "--name", "inst"}
+			},
+			stderr: `templates/cm.yaml: task "app" uses it: file size exceeds the limit of 8388608 bytes \(raise it with --max-file-bytes`,
+		},
+		"HugeUnusedTemplate": {
+			class:   "reading input",
+			reason:  "a huge template no task uses costs nothing",
+			succeed: true,
+			setup: func(t *testing.T, dir string) []string {
+				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
+				f, _ := os.Create(filepath.Join(p, "templates", "unused.yaml"))
+				f.Truncate(2 << 30)
+				f.Close()
+				return []string{"render", p, "--name", "inst"}
+			},
+			check: func(t *testing.T, _, stdout string) {
+				if !strings.Contains(stdout, "name: inst-cm") {
+					t.Errorf("the render is missing its ConfigMap:\n%s", stdout)
+				}
+			},
+		},
 		"PluginPathOutsideRepo": {
 			class:  "reading input",
 			reason: "a framework path of the plugin's config may not leave the application's repository",
