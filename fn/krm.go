@@ -48,7 +48,7 @@ type Function struct {
 	SourcesFor func(*config.Config) config.Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
-	// Limits bound the input; the zero value means limits.Default().
+	// Limits bound the input; the zero value means limits.Current().
 	Limits limits.Limits
 }
 
@@ -59,7 +59,10 @@ type Function struct {
 // the error is returned, so the caller exits non-zero; input that is not
 // a ResourceList at all writes nothing.
 func (f *Function) Run(in io.Reader, out io.Writer) error {
-	lim := f.Limits.WithDefaults()
+	lim := limits.Current()
+	if f.Limits != (limits.Limits{}) {
+		lim = f.Limits.WithDefaults()
+	}
 	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
 	if err != nil {
 		return fmt.Errorf("cannot read the ResourceList: %w", err)

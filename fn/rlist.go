@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/limits"
 )
 
@@ -30,6 +31,9 @@ type itemHeader struct {
 // readHeader reads the header of an item: scalars only, whatever their
 // tags, so that no item fails for a number where a string was expected.
 func readHeader(text []byte) (itemHeader, error) {
+	if err := strictyaml.CheckValues(text, "the item"); err != nil {
+		return itemHeader{}, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		return itemHeader{}, err
@@ -330,6 +334,9 @@ func blockValue(inline string, body [][]byte) ([]byte, error) {
 // keep their scalars as written; an item that uses an anchor of another
 // item is decoded with its aliases resolved, so that it stands alone.
 func decodeWhole(data []byte) (*resourceList, error) {
+	if err := strictyaml.CheckValues(data, "the ResourceList"); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("cannot read the ResourceList: %v", err)

@@ -29,6 +29,9 @@ func Decode(out *Output) ([]Doc, error) {
 	if err := out.checkText(); err != nil {
 		return nil, err
 	}
+	if line, err := strictyaml.CheckStream(out.Text, "the rendered YAML"); err != nil {
+		return nil, &Error{Template: out.Name, Line: out.SourceLine(line), Msg: err.Error()}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(out.Text))
 	// Aliases can make a few bytes expand into billions of values ("billion
 	// laughs"); decoding into yaml.Node skips go-yaml's own limit, so

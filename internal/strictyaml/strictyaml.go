@@ -1,6 +1,7 @@
 package strictyaml
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/limits"
 )
 
 // Problem is a problem at one place of one YAML file: kudo-render's one
@@ -31,6 +33,10 @@ var (
 // Parse parses one YAML document. Syntax errors are added to p with
 // their line; it returns nil when the document cannot be parsed.
 func Parse(file string, data []byte, p *Problems) *yaml.Node {
+	if err := CheckValues(data, file); err != nil {
+		p.Add(file, 0, "", "%v", err)
+		return nil
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		p.List = append(p.List, YAMLErrors(file, err)...)
@@ -237,4 +243,55 @@ func LineOf(n *yaml.Node, path ...string) int {
 		}
 	}
 	return line
+}
+
+// MaxValues estimates, from its bytes alone, how many values decoding
+// data could make: every value needs a separator or an indicator (a
+// comma, colon, dash, bracket, brace or line break) or an alias. It errs
+// high, never low, so data under the limit is safe to decode into nodes.
+func MaxValues(data []byte) int64 {
+	var n int64 = 1
+	for _, c := range data {
+		switch c {
+		case ',', ':', '-', '[', '{', '\n', '*', '?':
+			n += 2
+		}
+	}
+	return n
+}
+
+// CheckValues refuses data that could decode into more values than
+// limits.YAMLValues, before any node is made; what names the input.
+func CheckValues(data []byte, what string) error {
+	max := limits.Current().YAMLValues
+	if MaxValues(data) <= max {
+		return nil
+	}
+	return limits.Err("yaml-values", max, what)
+}
+
+// CheckStream is CheckValues for each document of a YAML stream (the
+// decoder holds one document at a time). It returns the 1-based line
+// where the document that is too large starts.
+func CheckStream(data []byte, what string) (int, error) {
+	start, line, cur := 0, 1, 1
+	for i := 0; i <= len(data); i++ {
+		atMarker := i < len(data) && (i == 0 || data[i-1] == '\n') &&
+			(hasMarker(data[i:], "---") || hasMarker(data[i:], "..."))
+		if i == len(data) || atMarker {
+			if err := CheckValues(data[start:i], what); err != nil {
+				return line, err
+			}
+			start, line = i, cur
+		}
+		if i < len(data) && data[i] == '\n' {
+			cur++
+		}
+	}
+	return 0, nil
+}
+
+// hasMarker reports whether b starts with a document marker.
+func hasMarker(b []byte, m string) bool {
+	return bytes.HasPrefix(b, []byte(m)) && (len(b) == len(m) || b[len(m)] == ' ' || b[len(m)] == '\n' || b[len(m)] == '\r' || b[len(m)] == '\t')
 }

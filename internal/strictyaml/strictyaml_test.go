@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kudo-render/kudo-render/limits"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -515,5 +516,33 @@ spec:
 	}
 	if got := LineOf(nil, "a"); got != 0 {
 		t.Errorf("LineOf(nil): want 0, got %d", got)
+	}
+}
+
+func TestCheckValues(t *testing.T) {
+	lim := limits.Default()
+	lim.YAMLValues = 1000
+	limits.SetCurrent(lim)
+	defer limits.SetCurrent(limits.Default())
+	small := []byte("a: 1\nb: [1, 2, 3]\n")
+	if err := CheckValues(small, "x.yaml"); err != nil {
+		t.Errorf("a small document: %v", err)
+	}
+	flow := []byte("[" + strings.Repeat("a,", 1000) + "a]")
+	if err := CheckValues(flow, "x.yaml"); err == nil || !strings.Contains(err.Error(), "--max-yaml-values") {
+		t.Errorf("a flow list of 1,001 values over a limit of 1,000: got %v", err)
+	}
+	var p Problems
+	if Parse("params.yaml", flow, &p); len(p.List) != 1 || p.List[0].File != "params.yaml" {
+		t.Errorf("Parse must refuse it before decoding, naming the file: %v", p.List)
+	}
+	// A stream is checked document by document: many small documents pass.
+	stream := []byte(strings.Repeat("---\na: 1\nb: 2\n", 2000))
+	if line, err := CheckStream(stream, "out"); err != nil {
+		t.Errorf("2,000 small documents: line %d: %v", line, err)
+	}
+	big := append([]byte("---\na: 1\n---\n"), flow...)
+	if line, err := CheckStream(big, "out"); err == nil || line != 3 {
+		t.Errorf("the large document starts at line 3: got %d, %v", line, err)
 	}
 }
