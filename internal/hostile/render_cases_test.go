@@ -22,16 +22,16 @@ func tplCase(reason, template, stderr string) hostileCase {
 // bounded before they allocate.
 func TestTemplateFunctions(t *testing.T) {
 	runCases(t, map[string]hostileCase{
-		"Repeat":       tplCase("repeat of 16 GB", `{{ repeat 2000000000 "xxxxxxxx" }}`, `templates/cm.yaml:1: .*--max-template-bytes`),
-		"Indent":       tplCase("indent of a 100,000-line string by 100,000", `{{ indent 100000 (repeat 100000 "\n") }}`, `--max-template-bytes`),
-		"PrintfWidth":  tplCase("printf with a 1 GB width", `{{ printf "%0999999999d" 1 }}`, `--max-template-bytes`),
-		"ReplaceEmpty": tplCase("replace with an empty old string", `{{ replace "" (repeat 10000 "y") (repeat 100000 "x") }}`, `--max-template-bytes`),
+		"Repeat":        tplCase("repeat of 16 GB", `{{ repeat 2000000000 "xxxxxxxx" }}`, `templates/cm.yaml:1: .*--max-template-bytes`),
+		"Indent":        tplCase("indent of a 100,000-line string by 100,000", `{{ indent 100000 (repeat 100000 "\n") }}`, `--max-template-bytes`),
+		"PrintfWidth":   tplCase("printf with a 1 GB width", `{{ printf "%0999999999d" 1 }}`, `--max-template-bytes`),
+		"ReplaceEmpty":  tplCase("replace with an empty old string", `{{ replace "" (repeat 10000 "y") (repeat 100000 "x") }}`, `--max-template-bytes`),
 		"UntilOverflow": tplCase("untilStep over the whole int64 range", `{{ untilStep -9223372036854775807 9223372036854775807 1 }}`, `--max-list-items`),
-		"SharedPrint":  tplCase("printing 100 references to a 1 MB string", `{{ $s := repeat 1000000 "a" }}{{ $l := list }}{{ range until 100 }}{{ $l = append $l $s }}{{ end }}{{ $l }}`, `--max-template-bytes`),
-		"SelfSet":      tplCase("a dict set into itself", `{{ $d := dict }}{{ $_ := set $d "me" $d }}{{ $d }}`, `may not contain itself`),
-		"Recursion":    tplCase("a template that calls itself", `{{ define "x" }}{{ template "x" . }}{{ end }}{{ template "x" . }}`, `exceeded maximum template depth`),
-		"AppendLoop":   tplCase("appending 100,000 times (quadratic copying)", `{{ $l := list }}{{ range until 100000 }}{{ $l = append $l 1 }}{{ end }}`, `--max-list-items`),
-		"NotAllowed":   tplCase("a function not on the allow-list", `{{ env "HOME" }}`, `function "env" not defined`),
+		"SharedPrint":   tplCase("printing 100 references to a 1 MB string", `{{ $s := repeat 1000000 "a" }}{{ $l := list }}{{ range until 100 }}{{ $l = append $l $s }}{{ end }}{{ $l }}`, `--max-template-bytes`),
+		"SelfSet":       tplCase("a dict set into itself", `{{ $d := dict }}{{ $_ := set $d "me" $d }}{{ $d }}`, `may not contain itself`),
+		"Recursion":     tplCase("a template that calls itself", `{{ define "x" }}{{ template "x" . }}{{ end }}{{ template "x" . }}`, `exceeded maximum template depth`),
+		"AppendLoop":    tplCase("appending 100,000 times (quadratic copying)", `{{ $l := list }}{{ range until 100000 }}{{ $l = append $l 1 }}{{ end }}`, `--max-list-items`),
+		"NotAllowed":    tplCase("a function not on the allow-list", `{{ env "HOME" }}`, `function "env" not defined`),
 	})
 }
 
@@ -103,10 +103,10 @@ func TestKRMInput(t *testing.T) {
 	cases := map[string]hostileCase{
 		"TooManyItems":     krm("300,000 items over the limit of 200,000", strings.Repeat("- kind: A\n", 300_000), `ResourceList items exceeds .*--max-krm-items`),
 		"TooManyFlowItems": krm("300,000 flow items: decoded whole, so bounded in values first", strings.Repeat("- {kind: A}\n", 300_000), `YAML values exceeds`),
-		"TooLarge":     krm("input over --max-krm-input-bytes", strings.Repeat("- kind: A\n  data: {x: "+strings.Repeat("y", 1000)+"}\n", 2000), `ResourceList size exceeds`, "KUDO_RENDER_MAX_KRM_INPUT_BYTES=1Mi"),
-		"FlowItem":     krm("one item of a huge flow list", "- kind: A\n  data: ["+strings.Repeat("a,", 2_000_000)+"a]\n", `YAML values exceeds`),
-		"AliasItem":    krm("an alias bomb in an Instance item", "- apiVersion: kudo.dev/v1beta1\n  kind: Instance\n  metadata: {name: x}\n  spec:\n"+indent("x0: &a0 [z, z, z, z, z, z, z, z, z, z]\nx1: &a1 [*a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0]\nx2: &a2 [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]\nx3: &a3 [*a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2]\nx4: &a4 [*a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3]\nx5: &a5 [*a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4]\nx6: &a6 [*a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5]\nx7: [*a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6]\n", "    "), `excessive aliasing`),
-		"NUL":          krm("a NUL byte", "- kind: A\x00\n", `NUL`),
+		"TooLarge":         krm("input over --max-krm-input-bytes", strings.Repeat("- kind: A\n  data: {x: "+strings.Repeat("y", 1000)+"}\n", 2000), `ResourceList size exceeds`, "KUDO_RENDER_MAX_KRM_INPUT_BYTES=1Mi"),
+		"FlowItem":         krm("one item of a huge flow list", "- kind: A\n  data: ["+strings.Repeat("a,", 2_000_000)+"a]\n", `YAML values exceeds`),
+		"AliasItem":        krm("an alias bomb in an Instance item", "- apiVersion: kudo.dev/v1beta1\n  kind: Instance\n  metadata: {name: x}\n  spec:\n"+indent("x0: &a0 [z, z, z, z, z, z, z, z, z, z]\nx1: &a1 [*a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0, *a0]\nx2: &a2 [*a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1, *a1]\nx3: &a3 [*a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2, *a2]\nx4: &a4 [*a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3, *a3]\nx5: &a5 [*a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4, *a4]\nx6: &a6 [*a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5, *a5]\nx7: [*a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6, *a6]\n", "    "), `excessive aliasing`),
+		"NUL":              krm("a NUL byte", "- kind: A\x00\n", `NUL`),
 	}
 	// A KRM function reports errors as results in its output: stdout is
 	// not empty there, so these cases check the exit status and stderr
