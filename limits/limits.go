@@ -39,6 +39,10 @@ type Limits struct {
 	GitTreeBytes int64
 	// GitTimeout bounds one git operation (ls-remote, fetch) as a whole.
 	GitTimeout time.Duration
+	// GitConnectTimeout bounds connecting to a git server (TCP and TLS).
+	GitConnectTimeout time.Duration
+	// GitIdleTimeout bounds the time a git server may send nothing.
+	GitIdleTimeout time.Duration
 	// Timeout ends the whole run (a template that loops).
 	Timeout time.Duration
 }
@@ -86,10 +90,12 @@ var Table = []Spec{
 	{Name: "yaml-depth", Field: "YAMLDepth", Unit: "levels", Default: 100, What: "YAML nesting depth", Doc: "nesting depth of YAML and JSON values"},
 	{Name: "krm-input-bytes", Field: "KRMInputBytes", Unit: "bytes", Default: 256 * mib, What: "ResourceList size", Doc: "the KRM ResourceList read on stdin"},
 	{Name: "krm-items", Field: "KRMItems", Unit: "items", Default: 200_000, What: "ResourceList items", Doc: "items of the KRM ResourceList"},
-	{Name: "git-pack-bytes", Field: "GitPackBytes", Unit: "bytes", Default: 256 * mib, What: "git pack size", Doc: "pack data one git fetch may download"},
+	{Name: "git-pack-bytes", Field: "GitPackBytes", Unit: "bytes", Default: 64 * mib, What: "git pack size", Doc: "pack data one git fetch may download"},
 	{Name: "git-blob-bytes", Field: "GitBlobBytes", Unit: "bytes", Default: 8 * mib, What: "git blob size", Doc: "any one file of a fetched git tree"},
 	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of a fetched git folder, summed"},
 	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
+	{Name: "git-connect-timeout", Field: "GitConnectTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git connect time", Doc: "connecting to a git server (TCP and TLS handshake)"},
+	{Name: "git-idle-timeout", Field: "GitIdleTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git idle time", Doc: "a git server sending nothing (a stalled transfer)"},
 	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
 }
 
@@ -145,6 +151,10 @@ func (l *Limits) field(f string) *int64 {
 		return &l.GitTreeBytes
 	case "GitTimeout":
 		return (*int64)(&l.GitTimeout)
+	case "GitConnectTimeout":
+		return (*int64)(&l.GitConnectTimeout)
+	case "GitIdleTimeout":
+		return (*int64)(&l.GitIdleTimeout)
 	case "Timeout":
 		return (*int64)(&l.Timeout)
 	}

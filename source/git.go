@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kudo-render/kudo-render/limits"
+
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -143,7 +145,7 @@ func (f *gitFetcher) contains(ctx context.Context, t *target, commit string) (bo
 			spec = "+HEAD:" + wantRef
 		}
 	}
-	st := memory.NewStorage()
+	st := newGuardedStorage(limits.Current(), "the fetched pack")
 	for _, depth := range f.depths() {
 		if err := f.fetch(ctx, t, st, []config.RefSpec{spec}, depth); err != nil {
 			return false, err
@@ -470,13 +472,14 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 		}
 		return repo.Storer, nil
 	}
-	has := func(st *memory.Storage) bool {
+	has := func(st *guardedStorage) bool {
 		_, err := object.GetCommit(st, want)
 		return err == nil
 	}
 	// A branch or tag just resolved: fetch its tip.
+	newStorage := func() *guardedStorage { return newGuardedStorage(limits.Current(), "the fetched pack") }
 	if res.Ref != "" {
-		st := memory.NewStorage()
+		st := newStorage()
 		if err := f.fetch(ctx, t, st, []config.RefSpec{refSpec(res.Ref)}, 1); err != nil {
 			return nil, err
 		}
@@ -488,7 +491,7 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 	// A commit SHA: ask for it directly, which servers allow when they
 	// advertise allow-reachable-sha1-in-want or allow-tip-sha1-in-want
 	// (GitHub, GitLab, Gitea, Bitbucket do).
-	st := memory.NewStorage()
+	st := newStorage()
 	err := f.fetch(ctx, t, st, []config.RefSpec{config.RefSpec(res.Commit + ":" + wantRef)}, 1)
 	switch {
 	case err == nil && has(st):
@@ -513,7 +516,7 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 		return nil, err
 	}
 	if name, ok := refs.tipOf(res.Commit); ok {
-		st := memory.NewStorage()
+		st := newStorage()
 		if err := f.fetch(ctx, t, st, []config.RefSpec{refSpec(name)}, 1); err != nil {
 			return nil, err
 		}
@@ -532,7 +535,7 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 		}
 		specs, where = []config.RefSpec{refSpec(name)}, describeRef(t.ref)
 	}
-	st = memory.NewStorage()
+	st = newStorage()
 	for _, depth := range f.depths() {
 		if err := f.fetch(ctx, t, st, specs, depth); err != nil {
 			return nil, err
@@ -554,7 +557,7 @@ func refSpec(name string) config.RefSpec {
 }
 
 // fetch runs one shallow fetch into st: no tags, no submodules.
-func (f *gitFetcher) fetch(ctx context.Context, t *target, st *memory.Storage, specs []config.RefSpec, depth int) error {
+func (f *gitFetcher) fetch(ctx context.Context, t *target, st *guardedStorage, specs []config.RefSpec, depth int) error {
 	auth, _, err := f.auth.method(t.ep)
 	if err != nil {
 		return err

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/kudo-render/kudo-render/limits"
 )
 
 // Ref names a folder of a git repository at a branch, tag or commit.
@@ -92,7 +94,7 @@ type Options struct {
 	// tag tip nor fetchable by SHA. Default 1000.
 	MaxDepth int
 	// Timeout bounds each network operation (one ls-remote, one fetch).
-	// Default 5 minutes.
+	// Default limits.Current().GitTimeout (--git-timeout).
 	Timeout time.Duration
 }
 
@@ -101,7 +103,6 @@ const EnvCache = "KUDO_RENDER_CACHE"
 
 const (
 	defaultMaxDepth = 1000
-	defaultTimeout  = 5 * time.Minute
 )
 
 // DefaultCacheDir returns the cache directory used when Options.CacheDir is
@@ -146,8 +147,9 @@ func New(opts Options) (Fetcher, error) {
 		opts.MaxDepth = defaultMaxDepth
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = defaultTimeout
+		opts.Timeout = limits.Current().GitTimeout
 	}
+	installTransport()
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
 	}

@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/limits"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -63,7 +66,11 @@ func writeTree(st storer.EncodedObjectStorer, tree *object.Tree, dir, rel string
 			if e.Mode == filemode.Executable {
 				perm = 0o755
 			}
-			if err := writeBlob(st, e.Hash, full, perm); err != nil {
+			if err := writeBlob(st, e.Hash, full, perm, m); err != nil {
+				var le *diag.LimitError
+				if errors.As(err, &le) {
+					return fmt.Errorf("%s: %w", p, err)
+				}
 				return collision(p, err)
 			}
 			m.Files++
@@ -99,10 +106,17 @@ func collision(p string, err error) error {
 	return cacheErr(err)
 }
 
-func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, full string, perm os.FileMode) error {
+func writeBlob(st storer.EncodedObjectStorer, h plumbing.Hash, full string, perm os.FileMode, m *meta) error {
 	blob, err := object.GetBlob(st, h)
 	if err != nil {
 		return err
+	}
+	lim := limits.Current()
+	if blob.Size > lim.GitBlobBytes {
+		return limits.Err("git-blob-bytes", lim.GitBlobBytes, "a file of the tree")
+	}
+	if m.bytes += blob.Size; m.bytes > lim.GitTreeBytes {
+		return limits.Err("git-tree-bytes", lim.GitTreeBytes, "the files of the tree")
 	}
 	r, err := blob.Reader()
 	if err != nil {
