@@ -546,3 +546,27 @@ func TestCheckValues(t *testing.T) {
 		t.Errorf("the large document starts at line 3: got %d, %v", line, err)
 	}
 }
+
+// FuzzMaxValues: the estimate never undercounts the nodes a decoder makes.
+func FuzzMaxValues(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "[a, b, {c: d}]", "- a\n- b: [1,2]\n", "a: &x [1]\nb: *x\n", "? a\n: b\n", "\"a\": 'b'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(s), &doc) != nil {
+			return
+		}
+		var count func(n *yaml.Node) int64
+		count = func(n *yaml.Node) int64 {
+			c := int64(1)
+			for _, x := range n.Content {
+				c += count(x)
+			}
+			return c
+		}
+		if got, est := count(&doc), MaxValues([]byte(s)); got > est+1 {
+			t.Fatalf("%q decodes into %d nodes, estimated %d", s, got, est)
+		}
+	})
+}
