@@ -261,7 +261,7 @@ func splitList(s string) []string {
 func Announce(b *bundle.Bundle) []Announcement {
 	out := make([]Announcement, 0, len(b.Params))
 	for _, p := range b.Params {
-		a := Announcement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.Required && !p.HasDefault()}
+		a := Announcement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.NeedsValue()}
 		if a.Title == "" {
 			a.Title = p.Name
 		}

@@ -242,6 +242,15 @@ type Param struct {
 // HasDefault reports whether the parameter declares a default.
 func (p *Param) HasDefault() bool { return p.Default != nil }
 
+// NeedsValue reports whether a render must give the parameter a value:
+// KUDO's rule, a required parameter (the default when params.yaml does not
+// say) without a default. Array and map parameters never need one: KUDO
+// stores a missing default of theirs as the text "null", which counts as a
+// default.
+func (p *Param) NeedsValue() bool {
+	return p.Required && !p.HasDefault() && p.Type != TypeArray && p.Type != TypeMap
+}
+
 // Group is a parameter group of KUDO params.yaml.
 type Group struct {
 	Name        string `yaml:"name" json:"name"`

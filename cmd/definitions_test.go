@@ -45,7 +45,7 @@ func TestDefinitions(t *testing.T) {
 		}
 	}
 	_, _, err = run("render", "../examples/definitions/render.yaml", "-p", "defaultPartitions=0", "-p", "bootstrapServers=bad")
-	for _, want := range []string{"/defaultPartitions: minimum", "/bootstrapServers: 'bad' does not match pattern"} {
+	for _, want := range []string{"defaultPartitions: minimum", "bootstrapServers: 'bad' does not match pattern"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}

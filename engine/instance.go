@@ -82,15 +82,9 @@ func newInstance(req Request) (*instance, error) {
 	}, nil
 }
 
-// resolveParams validates values against the bundle's parameter schema
-// and resolves them with the defaults.
+// resolveParams is the one parameter stage (schema.ResolveParams).
 func resolveParams(b *bundle.Bundle, values map[string]any) (params.Values, error) {
-	// The parameters' JSON Schema (params.schema.json, or derived from
-	// params.yaml) first: every violation with its JSON pointer.
-	if err := schema.ValidateParams(b, values); err != nil {
-		return nil, err
-	}
-	return params.Resolve(b.Params, values)
+	return schema.ResolveParams(b, values)
 }
 
 func (in *instance) schedule() ([]*plan.Invocation, error) {

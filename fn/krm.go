@@ -20,6 +20,7 @@ import (
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/params"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/schema"
 )
@@ -466,8 +467,15 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 func toResults(err error) []*framework.Result {
 	var ie *itemError
 	item := errors.As(err, &ie)
+	var pe *params.Error
+	paramErr := errors.As(err, &pe)
 	var out []*framework.Result
 	for _, d := range diag.From(err) {
+		if paramErr && d.Field != "" && d.File == "" {
+			c := *d // a parameter of the functionConfig
+			c.Field = "spec.params." + d.Field
+			d = &c
+		}
 		r := Result(d)
 		if item && r.ResourceRef == nil {
 			h := ie.item.header

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/diag"
 )
 
 // Values is what templates see as .Params: parameter name to value. Scalar
@@ -93,10 +94,24 @@ func Resolve(defs []*bundle.Param, values map[string]any) (Values, error) {
 		}
 
 		raw, given := values[p.Name]
+		if given && raw == nil && (typ == bundle.TypeArray || typ == bundle.TypeMap) {
+			out[p.Name] = nil // an explicit null: KUDO's "null" text
+			continue
+		}
+		if s, ok := raw.(string); given && ok && s == "" && typ != bundle.TypeArray && typ != bundle.TypeMap {
+			// KUDO takes an empty value as it is, without checking its
+			// type or enum, unless the parameter needs a value.
+			if p.NeedsValue() {
+				violations = append(violations, Violation{Param: p.Name, Msg: "is required (the value is empty)"})
+				continue
+			}
+			out[p.Name] = ""
+			continue
+		}
 		fromDefault := false
 		if !given || raw == nil {
 			if p.Default == nil {
-				if p.Required {
+				if p.NeedsValue() {
 					violations = append(violations, Violation{Param: p.Name, Msg: "is required"})
 					continue
 				}
@@ -222,6 +237,9 @@ func convertCollection(t bundle.ParamType, raw any, k kind) (any, string) {
 		if err != nil {
 			return nil, fmt.Sprintf("%s is not %s: %v", quote(s), article(t), err)
 		}
+		if parsed == nil {
+			return nil, "" // "null" or empty text: KUDO's missing value
+		}
 		if kindOf(parsed) != want {
 			return nil, fmt.Sprintf("%s is not %s (want %s)", quote(s), article(t), example)
 		}
@@ -294,4 +312,14 @@ func enumText(e any) string {
 		return fmt.Sprint(e)
 	}
 	return string(b)
+}
+
+// Diagnostics implements diag.Carrier: one diagnostic per violation, its
+// field the parameter.
+func (e *Error) Diagnostics() []*diag.Diagnostic {
+	out := make([]*diag.Diagnostic, len(e.Violations))
+	for i, v := range e.Violations {
+		out[i] = &diag.Diagnostic{Field: v.Param, Msg: v.Msg}
+	}
+	return out
 }

@@ -447,12 +447,12 @@ func TestResolve(t *testing.T) {
 			want:   want{values: Values{"NODES": "3"}},
 		},
 		"RequiredGivenEmptyString": {
-			reason: "An empty string is a value: a required string parameter is satisfied by it.",
+			reason: "KUDO's admission webhook (Parameter.ValidateValue) refuses an empty value for a required parameter without a default.",
 			args: args{
 				defs:   []*bundle.Param{{Name: "SUFFIX", Required: true}},
 				values: map[string]any{"SUFFIX": ""},
 			},
-			want: want{values: Values{"SUFFIX": ""}},
+			want: want{violations: []Violation{{Param: "SUFFIX", Msg: "is required (the value is empty)"}}},
 		},
 		"OptionalWithoutDefault": {
 			reason: "As in KUDO, an optional parameter without a value is in the view: \"\" for scalars, nil for collections.",

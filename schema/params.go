@@ -176,7 +176,7 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 		}
 		props[p.Name] = prop
 		added = true
-		if p.Required && !p.HasDefault() && !slices.Contains(required, p.Name) {
+		if p.NeedsValue() && !slices.Contains(required, p.Name) {
 			required = append(required, p.Name)
 		}
 	}
@@ -348,7 +348,7 @@ func derivedParams(defs []*bundle.Param) (map[string]any, error) {
 			return nil, err
 		}
 		props[p.Name] = prop
-		if p.Required && !p.HasDefault() {
+		if p.NeedsValue() {
 			required = append(required, p.Name)
 		}
 	}
