@@ -66,7 +66,7 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 	if b.Format != "" {
 		// Read every file even when the metadata file has problems, so
 		// that one run reports them all.
-		metaOK := len(p.List) == 0
+		metaOK := len(p.Errors()) == 0
 		loadParams(fsys, b, &p)
 		b.Templates = readTree(fsys, templatesDir, b, &p)
 		b.Common = readTree(fsys, commonDir, b, &p)
@@ -79,13 +79,14 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 		if exists(fsys, paramsSchemaFile, &p) {
 			b.ParamsSchema = readFile(fsys, paramsSchemaFile, &p)
 		}
-		if metaOK && len(p.List) == 0 {
+		if metaOK && len(p.Errors()) == 0 {
 			validate(b, &p)
 		}
 	}
-	if len(p.List) > 0 {
-		return nil, &LoadError{Framework: cmp.Or(b.Name, name), Problems: p.List}
+	if errs := p.Errors(); len(errs) > 0 {
+		return nil, &LoadError{Framework: cmp.Or(b.Name, name), Problems: errs}
 	}
+	b.Warnings = p.Warnings()
 	return b, nil
 }
 
@@ -165,7 +166,7 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 	if n == nil {
 		return
 	}
-	ok := strictyaml.Decode(operatorFile, n, &raw, p)
+	ok := strictyaml.DecodeLenient(operatorFile, n, &raw, p) // KUDO ignored unknown fields
 	if raw.Name != "" {
 		b.Name = raw.Name // for messages, even when decoding found problems
 	}
@@ -337,7 +338,7 @@ func loadParams(fsys fs.FS, b *Bundle, p *problems) {
 	}
 	if b.Format == FormatKUDO {
 		var raw rawParamsFile
-		if !strictyaml.Decode(paramsFile, n, &raw, p) {
+		if !strictyaml.DecodeLenient(paramsFile, n, &raw, p) { // KUDO ignored unknown fields
 			return
 		}
 		b.Groups = raw.Groups

@@ -543,9 +543,13 @@ func TestLoadErrors(t *testing.T) {
 		reason string
 		files  map[string]string
 		want   want
+		// lenient cases are unknown fields of KUDO v1beta1 files: KUDO
+		// ignored them, so the load succeeds with warnings.
+		lenient bool
 	}{
 		"UnknownFieldInTaskSpec": {
 			reason: "A typo in a KUDO task spec names operator.yaml, its line and the path tasks[1].spec.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "      pod: pipe-pod.yaml\n", "      pod: pipe-pod.yaml\n      resourcs: [x.yaml]\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -555,6 +559,7 @@ func TestLoadErrors(t *testing.T) {
 		},
 		"UnknownTopLevelField": {
 			reason: "A typo at the top of operator.yaml is reported at the top level.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "url: https://kudo.dev\n", "url: https://kudo.dev\nplan: {}\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -564,6 +569,7 @@ func TestLoadErrors(t *testing.T) {
 		},
 		"UnknownFieldInPhase": {
 			reason: "A typo in a phase names the plan and phase index.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "        strategy: parallel\n", "        strategy: parallel\n        stpes: []\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -573,6 +579,7 @@ func TestLoadErrors(t *testing.T) {
 		},
 		"UnknownFieldInPipeFile": {
 			reason: "A typo in a pipe file names its index.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "          key: indexHtml\n", "          key: indexHtml\n          kye: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -582,6 +589,7 @@ func TestLoadErrors(t *testing.T) {
 		},
 		"UnknownFieldInKUDOParams": {
 			reason: "A typo in KUDO params.yaml names the parameter's index; the package name is known by then.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    immutable: true\n", "    immutable: true\n    defualt: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -591,6 +599,7 @@ func TestLoadErrors(t *testing.T) {
 		},
 		"UnknownFieldInKUDOGroup": {
 			reason: "A typo in a parameter group names the group's index.",
+			lenient: true,
 			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    priority: 1\n", "    priorty: 1\n", 1)}),
 			want: want{
 				framework: "cowsay",
@@ -635,7 +644,7 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"TypeErrors": {
-			reason: "Type errors carry their line; every problem of the file is reported at once, unknown fields first.",
+			reason: "Type errors carry their line; unknown fields of a KUDO file are only warnings beside them.",
 			files: with(kudoFiles(), map[string]string{"operator.yaml": strings.NewReplacer(
 				"      done: true\n", "      done: maybe\n",
 				"    strategy: serial\n    phases:\n      - name: main\n", "    strategy: serial\n    phasse: []\n    phases:\n      - name: main\n",
@@ -644,11 +653,9 @@ func TestLoadErrors(t *testing.T) {
 			want: want{
 				framework: "cowsay",
 				problems: []at{
-					{File: "operator.yaml", At: "knd", Field: "tasks[0]"},
-					{File: "operator.yaml", At: "phasse", Field: "plans.deploy"},
 					{File: "operator.yaml", At: "done: maybe"},
 				},
-				msgs: []string{`unknown field "knd"`, `unknown field "phasse"`, `expected a boolean, got str "maybe"`},
+				msgs: []string{`expected a boolean, got str "maybe"`},
 			},
 		},
 		"ParamTypeError": {
@@ -999,6 +1006,10 @@ func TestLoadErrors(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b, err := bundle.Load(mapFS(tc.files), "folder")
+			if tc.lenient {
+				checkWarnings(t, tc.reason, tc.files, b, err, tc.want.problems, tc.want.msgs)
+				return
+			}
 			if b != nil {
 				t.Errorf("\n%s\nLoad(...): want nil bundle on error", tc.reason)
 			}
@@ -1221,5 +1232,33 @@ func TestCheckRef(t *testing.T) {
 				t.Errorf("\n%s\nCheckRef(%q): want error containing %q, got %v", tc.reason, tc.ref, tc.want, err)
 			}
 		})
+	}
+}
+
+// checkWarnings checks a load that succeeded with warnings.
+func checkWarnings(t *testing.T, reason string, files map[string]string, b *bundle.Bundle, err error, problems []at, msgs []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("\n%s\nLoad(...): KUDO ignored unknown fields, want success with warnings, got %v", reason, err)
+	}
+	var want, got []problem
+	for _, w := range problems {
+		p := problem{File: w.File, Field: w.Field}
+		if w.At != "" {
+			p.Line = lineOf(files[w.File], w.At)
+		}
+		want = append(want, p)
+	}
+	for i, d := range b.Warnings {
+		got = append(got, problem{File: d.File, Line: d.Line, Field: d.Field})
+		if i < len(msgs) && !strings.Contains(d.Msg, msgs[i]) {
+			t.Errorf("\n%s\nwarning %d: want %q in %q", reason, i, msgs[i], d.Msg)
+		}
+		if d.Severity != "warning" {
+			t.Errorf("\n%s\nwarning %d must be a warning: %+v", reason, i, d)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("\n%s\nLoad(...): -want warnings, +got:\n%s", reason, diff)
 	}
 }

@@ -1,5 +1,7 @@
 package bundle
 
+import "github.com/kudo-render/kudo-render/diag"
+
 // Format says which on-disk layout a bundle was loaded from.
 type Format string
 
@@ -54,6 +56,10 @@ type Bundle struct {
 	// Templates holds every file below templates/, keyed by its path
 	// relative to templates/ ("statefulset.yaml", "jobs/backup.yaml").
 	Templates map[string][]byte
+	// Warnings are problems KUDO tolerated (unknown fields of a KUDO
+	// v1beta1 operator.yaml or params.yaml): a render reports them, and
+	// refuses them when strict.
+	Warnings []*diag.Diagnostic `json:"-"`
 	// Unread lists the files below templates/, common/ and definitions/
 	// that were too large to read (path -> why); using one is an error.
 	Unread map[string]string `json:"-"`

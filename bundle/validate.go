@@ -27,8 +27,8 @@ func (b *Bundle) taskField(i int, t *Task) string {
 func Validate(b *Bundle) error {
 	var p problems
 	validate(b, &p)
-	if len(p.List) > 0 {
-		return &LoadError{Framework: b.Name, Problems: p.List}
+	if errs := p.Errors(); len(errs) > 0 {
+		return &LoadError{Framework: b.Name, Problems: errs}
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 type renderFlags struct {
 	name, namespace, target, outDir string
 	plans, params                   []string
+	strict                          bool
 }
 
 func newRender(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
@@ -62,6 +63,7 @@ status is 1.`,
 	c.Flags().StringArrayVarP(&f.params, "param", "p", nil, "parameter KEY=VALUE, repeatable (overrides spec.params)")
 	c.Flags().StringVar(&f.target, "target", "", "argocd, plain or flux (overrides spec.target; flux needs -o DIR)")
 	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "write one file per object into this folder instead of stdout")
+	c.Flags().BoolVar(&f.strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml (spec.strict)")
 	return c
 }
 
@@ -136,6 +138,9 @@ func configFor(arg string, f renderFlags) (*config.Config, error) {
 	}
 	if f.target != "" {
 		cfg.Spec.Target = f.target
+	}
+	if f.strict {
+		cfg.Spec.Strict = true
 	}
 	for _, kv := range f.params {
 		k, v, ok := strings.Cut(kv, "=")

@@ -71,6 +71,9 @@ type Spec struct {
 	// kind of object (getValueFrom) an error instead of a warning: it
 	// would land in git in clear text.
 	FailOnSecretCopy bool `yaml:"failOnSecretCopy,omitempty" json:"failOnSecretCopy,omitempty"`
+	// Strict refuses what KUDO tolerated: unknown fields of a KUDO v1beta1
+	// operator.yaml or params.yaml are errors instead of warnings.
+	Strict bool `yaml:"strict,omitempty" json:"strict,omitempty"`
 	// ExpectedResourceVersions pins the output: Kind/namespace/name (or
 	// Kind/name) -> sha256:... as kudorender.dev/resource-version shows.
 	// A render whose output differs fails (kudo-render lock --pin-output

@@ -54,7 +54,7 @@ func (c *Config) Target() Target {
 // EngineOptions are the render-wide options of the config: its Secret
 // copy policy and its target's decorations; warnings go to warn.
 func (c *Config) EngineOptions(warn func(string)) engine.Options {
-	return engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Warn: warn, Decorate: c.Target().Decorator()}
+	return engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator()}
 }
 
 // Render renders the config: it loads the framework with its chain,

@@ -88,6 +88,9 @@ func (d *Diagnostic) Error() string {
 	return b.String()
 }
 
+// Tolerated ends the message of a warning about something KUDO ignored.
+const Tolerated = " (ignored, as KUDO did; --strict refuses it)"
+
 // IsWarning reports whether d is a warning or an info.
 func (d *Diagnostic) IsWarning() bool {
 	return d.Severity == SeverityWarning || d.Severity == SeverityInfo

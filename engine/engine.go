@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/extend"
@@ -155,6 +156,9 @@ type Options struct {
 	FailOnSecretCopy bool
 	// Warn receives warnings; nil discards them.
 	Warn func(string)
+	// Strict makes the warnings of the bundles (unknown fields KUDO
+	// ignored) errors.
+	Strict bool
 	// Decorate, when set, writes an adapter's annotations (Argo CD waves
 	// and hooks, Flux's force) once objects are final but before their
 	// resource versions are digested, so the digests cover them.
@@ -184,8 +188,11 @@ func Objects(items []Item) []*object.Object {
 // cross-resource references resolved, their dependencies hashed, decorated
 // by the adapter, digested and sorted. It is all or nothing.
 func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
-	items, err := renderAll(reqs)
+	items, warnings, err := renderAll(reqs)
 	if err != nil {
+		return nil, err
+	}
+	if err := report(warnings, opts); err != nil {
 		return nil, err
 	}
 	objs := Objects(items)
@@ -221,16 +228,24 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // request order: for each request, the common/ manifests of frameworks no
 // earlier request brought, then its own objects. The result is the same
 // whatever the scheduling.
-func renderAll(reqs []Request) ([]Item, error) {
+func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, error) {
 	results := make([]rendered, len(reqs))
 	Parallel(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
 	var items []Item
+	var warnings []*diag.Diagnostic
 	seen := map[string]bool{}
+	warned := map[*diag.Diagnostic]bool{}
 	for i, r := range results {
 		if r.err != nil {
-			return nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
+			return nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
+		}
+		for _, w := range r.warnings {
+			if !warned[w] {
+				warned[w] = true
+				warnings = append(warnings, w)
+			}
 		}
 		for _, c := range r.commons {
 			if !seen[c.id] {
@@ -240,14 +255,38 @@ func renderAll(reqs []Request) ([]Item, error) {
 		}
 		items = append(items, r.items...)
 	}
-	return items, nil
+	return items, warnings, nil
+}
+
+// report gives the bundles' warnings to opts.Warn, once each, in request
+// order; with opts.Strict they are an error.
+func report(warnings []*diag.Diagnostic, opts Options) error {
+	if len(warnings) == 0 {
+		return nil
+	}
+	if opts.Strict {
+		errs := make([]*diag.Diagnostic, len(warnings))
+		for i, w := range warnings {
+			c := *w
+			c.Severity = diag.SeverityError
+			errs[i] = &c
+		}
+		return &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
+	}
+	if opts.Warn != nil {
+		for _, w := range warnings {
+			opts.Warn(w.Error() + diag.Tolerated)
+		}
+	}
+	return nil
 }
 
 // rendered is the result of one request.
 type rendered struct {
-	commons []common
-	items   []Item
-	err     error
+	commons  []common
+	items    []Item
+	warnings []*diag.Diagnostic
+	err      error
 }
 
 // common is the common/ manifests of one framework.
@@ -273,7 +312,7 @@ func renderRequest(req Request) rendered {
 			c.items[i].marker = marker
 		}
 	}
-	return rendered{commons: in.commonList, items: in.items}
+	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings}
 }
 
 // Parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and

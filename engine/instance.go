@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/kinds"
 	"github.com/kudo-render/kudo-render/object"
@@ -23,6 +24,8 @@ type instance struct {
 	commonSeen map[string]bool
 	commonList []common
 	items      []Item
+	// warnings of the bundles rendered (the instance's, its dependencies')
+	warnings []*diag.Diagnostic
 }
 
 // unit is how one instance is rendered.
@@ -78,7 +81,8 @@ func newInstance(req Request) (*instance, error) {
 	}
 	return &instance{
 		req: req, top: top, source: source, commonSeen: map[string]bool{},
-		units: map[*plan.Unit]*unit{top: {r: r, resolver: req.Dependencies}},
+		units:    map[*plan.Unit]*unit{top: {r: r, resolver: req.Dependencies}},
+		warnings: b.Warnings,
 	}, nil
 }
 
@@ -229,6 +233,7 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if err != nil {
 		return nil, err
 	}
+	in.warnings = append(in.warnings, b.Warnings...)
 	name := t.Operator.InstanceName
 	if name == "" {
 		name = parent.Instance + "-" + b.Name

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/diag"
 )
 
 const base = bundle.BasePrefix
@@ -58,6 +59,7 @@ func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 	out.Tasks = mergeTasks(b, ext, fail)
 	out.Plans = mergePlans(b, ext, fail)
 	out.Params = mergeParams(b.Params, ext.Params)
+	out.Warnings = append(append([]*diag.Diagnostic{}, b.Warnings...), ext.Warnings...)
 	if len(problems) > 0 {
 		return nil, &MergeError{Framework: out.Name, Problems: problems}
 	}

@@ -54,15 +54,16 @@ func Bundle(b *bundle.Bundle) []Finding {
 	v.tasks()
 	v.plans()
 	v.templates()
-	slices.SortFunc(v.out, func(x, y Finding) int {
-		return cmp.Or(
-			cmp.Compare(x.File, y.File),
-			cmp.Compare(x.Line, y.Line),
-			cmp.Compare(x.Msg, y.Msg),
-			cmp.Compare(x.Severity, y.Severity),
-		)
-	})
-	return slices.Compact(v.out)
+	return sortFindings(v.out)
+}
+
+func compareFindings(x, y Finding) int {
+	return cmp.Or(
+		cmp.Compare(x.File, y.File),
+		cmp.Compare(x.Line, y.Line),
+		cmp.Compare(x.Msg, y.Msg),
+		cmp.Compare(x.Severity, y.Severity),
+	)
 }
 
 type verifier struct {

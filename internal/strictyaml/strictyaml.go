@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/limits"
 )
 
@@ -49,6 +51,18 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 	return doc.Content[0]
 }
 
+// DecodeLenient is Decode for files KUDO read leniently (operator.yaml and
+// params.yaml of KUDO v1beta1 packages): an unknown field is a warning
+// with a "did you mean", and decoding goes on.
+func DecodeLenient(file string, n *yaml.Node, out any, p *Problems) bool {
+	before := len(p.Errors())
+	checkFields(file, n, reflect.TypeOf(out), "", p, true)
+	if err := n.Decode(out); err != nil {
+		p.List = append(p.List, YAMLErrors(file, err)...)
+	}
+	return len(p.Errors()) == before
+}
+
 // Decode checks n against out's type for unknown fields, then
 // decodes it. It reports whether decoding succeeded without problems.
 func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
@@ -63,6 +77,12 @@ func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
 // checkKnown walks n alongside the Go type t and reports every mapping key
 // that t does not declare, with its line and field path.
 func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *Problems) {
+	checkFields(file, n, t, path, p, false)
+}
+
+// checkFields is checkKnown; lenient reports unknown fields as warnings
+// with a "did you mean".
+func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Problems, lenient bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -93,21 +113,29 @@ func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *Probl
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
 			if !ok {
+				if lenient {
+					msg := fmt.Sprintf("unknown field %q", k.Value)
+					if s, ok := suggest.Closest(k.Value, slices.Sorted(maps.Keys(fields))); ok {
+						msg += fmt.Sprintf("; did you mean %q?", s)
+					}
+					p.Warn(file, k.Line, path, "%s", msg)
+					continue
+				}
 				p.Add(file, k.Line, path, "unknown field %q", k.Value)
 				continue
 			}
-			checkKnown(file, v, ft, joinPath(path, k.Value), p)
+			checkFields(file, v, ft, joinPath(path, k.Value), p, lenient)
 		}
 	case reflect.Slice:
 		if n.Kind == yaml.SequenceNode {
 			for i, c := range n.Content {
-				checkKnown(file, c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), p)
+				checkFields(file, c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), p, lenient)
 			}
 		}
 	case reflect.Map:
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				checkKnown(file, n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), p)
+				checkFields(file, n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), p, lenient)
 			}
 		}
 	}
