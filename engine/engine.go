@@ -12,6 +12,7 @@ import (
 	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/kube"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/render"
@@ -196,6 +197,9 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		return nil, err
 	}
 	objs := Objects(items)
+	if err := normalize(objs, items, opts); err != nil {
+		return nil, err
+	}
 	scopes := enhance.ScopesOf(objs)
 	for _, it := range items {
 		enhance.Object(it.Obj, it.Meta, scopes)
@@ -256,6 +260,22 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, error) {
 		items = append(items, r.items...)
 	}
 	return items, warnings, nil
+}
+
+// normalize types the scalars of the objects the way Kubernetes reads
+// them and removes the fields their API type does not have (package kube),
+// reporting each removal.
+func normalize(objs []*object.Object, items []Item, opts Options) error {
+	found, err := kube.Normalize(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
+	if err != nil {
+		return err
+	}
+	if opts.Warn != nil {
+		for _, d := range found {
+			opts.Warn(d.Error())
+		}
+	}
+	return nil
 }
 
 // report gives the bundles' warnings to opts.Warn, once each, in request

@@ -10,6 +10,11 @@ import (
 type Object struct {
 	// Map is the object's content as decoded from YAML.
 	Map map[string]any
+	// Bool11 lists the fields (JSON pointers) whose value was written as a
+	// plain scalar that YAML 1.1 reads as a boolean but YAML 1.2 as a
+	// string (yes, no, on, off, y, n): package kube decides, with the
+	// field's type, which one it is.
+	Bool11 []string
 }
 
 // New wraps m.
@@ -142,7 +147,7 @@ func Stream(objs []*Object) ([]byte, error) {
 
 // DeepCopy copies the object's content.
 func (o *Object) DeepCopy() *Object {
-	return &Object{Map: deepCopy(o.Map).(map[string]any)}
+	return &Object{Map: deepCopy(o.Map).(map[string]any), Bool11: append([]string(nil), o.Bool11...)}
 }
 
 func deepCopy(v any) any {

@@ -69,6 +69,7 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 	fs := filesys.MakeFsInMemory()
 	var resources []string
 	origin := map[string]string{}
+	bool11 := map[string][]string{}
 	for i, o := range objs {
 		data, err := o.Obj.Marshal()
 		if err != nil {
@@ -80,6 +81,7 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 		}
 		resources = append(resources, file)
 		origin[o.Obj.Key()] = o.Template
+		bool11[o.Obj.Key()] = o.Obj.Bool11
 	}
 	k := types.Kustomization{
 		TypeMeta:  types.TypeMeta{APIVersion: types.KustomizationVersion, Kind: types.KustomizationKind},
@@ -109,6 +111,7 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 			return nil, &PatchError{Patch: name, Err: err}
 		}
 		o := object.New(m)
+		o.Bool11 = bool11[o.Key()] // kube checks that each still holds a string
 		out = append(out, Rendered{Template: origin[o.Key()], Obj: o})
 	}
 	return out, nil

@@ -153,7 +153,9 @@ func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rend
 	}
 	objs := make([]Rendered, 0, len(docs))
 	for _, d := range docs {
-		objs = append(objs, Rendered{Template: path, Obj: object.New(d.Map)})
+		o := object.New(d.Map)
+		o.Bool11 = d.Bool11
+		objs = append(objs, Rendered{Template: path, Obj: o})
 	}
 	return objs, nil
 }

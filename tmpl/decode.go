@@ -20,6 +20,9 @@ import (
 type Doc struct {
 	Map  map[string]any
 	Line int // template line where the document starts
+	// Bool11 lists the JSON pointers of plain scalars that YAML 1.1 reads
+	// as booleans and YAML 1.2 as strings (see object.Object.Bool11).
+	Bool11 []string
 }
 
 // Decode splits rendered output into YAML documents. Empty documents are
@@ -60,6 +63,7 @@ func Decode(out *Output) ([]Doc, error) {
 		if root.Kind != yaml.MappingNode {
 			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
 		}
+		b.bool11, b.path = nil, b.path[:0]
 		v, err := toValue(root, b, 0)
 		if err != nil {
 			var at *atLine
@@ -74,7 +78,7 @@ func Decode(out *Output) ([]Doc, error) {
 				return nil, &Error{Template: out.Name, Line: line, Msg: fmt.Sprintf("rendered object has no %s", f)}
 			}
 		}
-		docs = append(docs, Doc{Map: m, Line: line})
+		docs = append(docs, Doc{Map: m, Line: line, Bool11: b.bool11})
 	}
 }
 
@@ -123,8 +127,10 @@ func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
 		return toValue(n.Content[0], budget, depth)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
+		for i, c := range n.Content {
+			budget.path = append(budget.path, strconv.Itoa(i))
 			v, err := toValue(c, budget, depth+1)
+			budget.path = budget.path[:len(budget.path)-1]
 			if err != nil {
 				return nil, err
 			}
@@ -148,7 +154,9 @@ func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
 			}
+			budget.path = append(budget.path, k.Value)
 			val, err := toValue(v, budget, depth+1)
+			budget.path = budget.path[:len(budget.path)-1]
 			if err != nil {
 				return nil, err
 			}
@@ -156,9 +164,30 @@ func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
 		}
 		return out, nil
 	case yaml.ScalarNode:
+		if n.Style == 0 && bool11[n.Value] && n.Tag == "!!str" {
+			budget.bool11 = append(budget.bool11, pointer(budget.path))
+		}
 		return scalar(n), nil
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+// bool11 are the plain scalars that YAML 1.1 (Kubernetes' reader) reads
+// as booleans and YAML 1.2 (this decoder) as strings.
+var bool11 = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"n": true, "N": true, "no": true, "No": true, "NO": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+}
+
+// pointer is the JSON pointer of a field path.
+func pointer(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
 }
 
 // atLine is an error at a line of the rendered text.
@@ -173,6 +202,10 @@ func (e *atLine) Unwrap() error { return e.err }
 // valueBudget counts the values of one template's rendered YAML.
 type valueBudget struct {
 	left, max, depth int64
+	// path is the field path being decoded; bool11 collects the plain
+	// scalars YAML 1.1 reads as booleans.
+	path   []string
+	bool11 []string
 }
 
 // checkText refuses rendered text with a NUL byte or invalid UTF-8, at

@@ -61,9 +61,18 @@ func renderPlans(b *bundle.Bundle, opts Options) []Finding {
 		return []Finding{{Severity: Info, File: paramsFile, Msg: fmt.Sprintf(
 			"plans not rendered with default parameters: %s need a value (render them with -p)", strings.Join(needed, ", "))}}
 	}
+	tolerated := map[string]bool{}
+	for _, w := range b.Warnings {
+		tolerated[w.Error()+diag.Tolerated] = true
+	}
 	var out []Finding
 	for _, pl := range b.Plans {
-		_, err := engine.RenderWith(engine.Options{}, engine.Request{
+		warn := func(msg string) {
+			if !tolerated[msg] { // fields the API type does not have
+				out = append(out, Finding{Severity: Warning, File: b.File, Msg: fmt.Sprintf("plan %q: %s", pl.Name, msg)})
+			}
+		}
+		_, err := engine.RenderWith(engine.Options{Warn: warn, Strict: opts.Strict}, engine.Request{
 			Bundle: b, Instance: render.Instance{Name: "verify", Namespace: "verify"},
 			Plans: []string{pl.Name}, Dependencies: opts.Dependencies,
 		})

@@ -1,0 +1,177 @@
+package kube
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// Options of Normalize.
+type Options struct {
+	// Strict makes fields the API type does not have an error.
+	Strict bool
+	// Where names an object in messages (its template); nil names none.
+	Where func(i int) string
+}
+
+// Normalize types the ambiguous scalars of objs and removes the fields of
+// built-in kinds that their API type does not have. It returns one warning
+// per removed field (errors when strict).
+func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) {
+	crds := crdSchemas(objs)
+	var found []*diag.Diagnostic
+	for i, o := range objs {
+		t := builtinType(o)
+		for _, p := range o.Bool11 {
+			typeBool11(o, p, t, crds)
+		}
+		if t == nil {
+			continue
+		}
+		var removed []string
+		prune(o.Map, t, nil, &removed)
+		for _, f := range removed {
+			d := &diag.Diagnostic{
+				Severity: diag.SeverityWarning,
+				Resource: &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()},
+				Field:    f,
+				Msg:      fmt.Sprintf("removed: %s %s has no such field (the API server refuses it with strict field validation; KUDO dropped it)", o.APIVersion(), o.Kind()),
+			}
+			if opts.Where != nil {
+				d.File = opts.Where(i)
+			}
+			found = append(found, d)
+		}
+	}
+	if opts.Strict && len(found) > 0 {
+		for _, d := range found {
+			d.Severity = diag.SeverityError
+		}
+		return nil, &diag.Error{Head: "strict: objects have fields their API type does not have", List: found}
+	}
+	return found, nil
+}
+
+// builtinType is the Go type of a built-in kind, nil for other kinds.
+func builtinType(o *object.Object) reflect.Type {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	if err != nil || o.Kind() == "" {
+		return nil
+	}
+	t, ok := builtin().AllKnownTypes()[gv.WithKind(o.Kind())]
+	if !ok {
+		return nil
+	}
+	return t
+}
+
+// opaque reports whether a type reads its own JSON (Quantity,
+// IntOrString, Time, RawExtension, ...): nothing inside it is checked.
+func opaque(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(reflect.TypeFor[json.Unmarshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+}
+
+// fields lists the JSON fields of a struct, inline structs flattened.
+func fields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				for k, v := range fields(ft) {
+					out[k] = v
+				}
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// prune removes from v every key its type t does not have; removed gets
+// their field paths.
+func prune(v any, t reflect.Type, path []string, removed *[]string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if opaque(t) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		fs := fields(t)
+		for _, k := range slices.Sorted(mapKeys(m)) {
+			ft, ok := fs[k]
+			if !ok {
+				*removed = append(*removed, fieldPath(append(path, k)))
+				delete(m, k)
+				continue
+			}
+			prune(m[k], ft, append(path, k), removed)
+		}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64 text
+			return
+		}
+		l, _ := v.([]any)
+		for i, x := range l {
+			prune(x, t.Elem(), append(path, "["+strconv.Itoa(i)+"]"), removed)
+		}
+	case reflect.Map:
+		m, _ := v.(map[string]any)
+		for _, k := range slices.Sorted(mapKeys(m)) {
+			prune(m[k], t.Elem(), append(path, k), removed)
+		}
+	}
+}
+
+func mapKeys(m map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// fieldPath writes a path as spec.containers[0].name.
+func fieldPath(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		if !strings.HasPrefix(p, "[") && b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// TypeOf returns the Go type of a built-in kind (nil for other kinds).
+func TypeOf(o *object.Object) reflect.Type { return builtinType(o) }
