@@ -128,6 +128,9 @@ type Item struct {
 	Meta enhance.Meta
 	// Task is the task that rendered the object ("" for common/).
 	Task string
+	// First is the step that applies the object first, which decides its
+	// wave (Meta names the step that applies it last). Empty for common/.
+	First StepRef
 	// Toggle is set when a Toggle task put the object in the output.
 	Toggle *Toggle
 	// Parent is the instance whose KudoOperator task installs the object's
@@ -135,6 +138,11 @@ type Item struct {
 	Parent string
 	// marker is the processed-by marker of the object's request.
 	marker string
+}
+
+// StepRef names a step of a plan of an instance.
+type StepRef struct {
+	Instance, Plan, Phase, Step string
 }
 
 // Toggle names the Toggle task that controls an object.

@@ -203,6 +203,14 @@ func (in *instance) item(e *plan.Entry) Item {
 			Source: in.source, Origin: req.Origin, Template: e.Template,
 		},
 	}
+	first := e.First
+	if first == nil {
+		first = e.Inv
+	}
+	it.First = StepRef{Instance: req.Instance.Name, Plan: first.Plan, Phase: first.Phase, Step: first.Step}
+	if u := first.Unit; u != nil && u != in.top {
+		it.First.Instance = u.Instance
+	}
 	if t := e.Inv.Task; t.Kind == bundle.KindToggle {
 		it.Toggle = &Toggle{Task: t.Name, Parameter: t.Parameter}
 	}

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/flux"
 	"github.com/kudo-render/kudo-render/object"
 )
@@ -15,10 +14,10 @@ func ExampleLayout() {
 	obj := func(kind, name string) *object.Object {
 		return object.New(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": name}})
 	}
-	step := func(s string) enhance.Meta { return enhance.Meta{Plan: "deploy", Phase: "main", Step: s} }
+	step := func(s string) engine.StepRef { return engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: s} }
 	items := []engine.Item{
-		{Obj: obj("ConfigMap", "web"), Wave: 0, Meta: step("config")},
-		{Obj: obj("Service", "web"), Wave: 1, Meta: step("app")},
+		{Obj: obj("ConfigMap", "web"), Wave: 0, First: step("config")},
+		{Obj: obj("Service", "web"), Wave: 1, First: step("app")},
 	}
 	files, err := flux.Layout(items, flux.Options{Name: "shop"})
 	if err != nil {
@@ -28,25 +27,25 @@ func ExampleLayout() {
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		fmt.Println(f)
 	}
-	fmt.Print(string(files["flux/shop-01-deploy-main-app.yaml"]))
+	fmt.Print(string(files["flux/"+flux.KustomizationName(step("app"))+".yaml"]))
 	// Output:
-	// 00-deploy-main-config/configmap_web.yaml
-	// 00-deploy-main-config/kustomization.yaml
-	// 01-deploy-main-app/kustomization.yaml
-	// 01-deploy-main-app/service_web.yaml
+	// 00-deploy-main-config-54808646/configmap_web.yaml
+	// 00-deploy-main-config-54808646/kustomization.yaml
+	// 01-deploy-main-app-5faf1eac/kustomization.yaml
+	// 01-deploy-main-app-5faf1eac/service_web.yaml
 	// flux/kustomization.yaml
-	// flux/shop-00-deploy-main-config.yaml
-	// flux/shop-01-deploy-main-app.yaml
+	// flux/shop-deploy-main-app-5faf1eac.yaml
+	// flux/shop-deploy-main-config-54808646.yaml
 	// apiVersion: kustomize.toolkit.fluxcd.io/v1
 	// kind: Kustomization
 	// metadata:
-	//   name: shop-01-deploy-main-app
+	//   name: shop-deploy-main-app-5faf1eac
 	//   namespace: flux-system
 	// spec:
 	//   dependsOn:
-	//   - name: shop-00-deploy-main-config
+	//   - name: shop-deploy-main-config-54808646
 	//   interval: 10m
-	//   path: ./01-deploy-main-app
+	//   path: ./01-deploy-main-app-5faf1eac
 	//   prune: true
 	//   sourceRef:
 	//     kind: OCIRepository

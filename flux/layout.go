@@ -1,6 +1,8 @@
 package flux
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"regexp"
@@ -30,18 +32,23 @@ type Options struct {
 
 var dnsUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
 
-// Layout lays items out for Flux: one folder per step (objects of one
-// wave and plan step), each with plain YAML files (named by
+// Layout lays items out for Flux: one folder per plan step (the objects
+// that step applies first), each with plain YAML files (named by
 // output.Names) and a kustomization.yaml, and flux/ with one
 // kustomize.toolkit.fluxcd.io/v1 Kustomization per folder. Each
 // Kustomization waits for its objects (wait: true) and depends on the
 // Kustomizations of the previous wave, so Flux applies the plan in order.
-// It returns file path -> content.
+//
+// A Kustomization's name identifies its step, never its position: see
+// [KustomizationName]. Adding a plan or a step renames nothing that
+// exists; folders are named by wave and step, so a folder may move (its
+// Kustomization's path changes, Flux keeps the objects). It returns file
+// path -> content.
 func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 	opts = opts.withDefaults()
 	out := map[string][]byte{}
 	var prev, cur, fluxFiles []string // Kustomizations of the previous and current wave
-	groups := groupBySteps(items)
+	groups := groupBySteps(items, opts)
 	for i, g := range groups {
 		if i > 0 && g.wave != groups[i-1].wave {
 			prev, cur = cur, nil
@@ -49,14 +56,13 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 		if err := g.write(out); err != nil {
 			return nil, err
 		}
-		name := dnsName(opts.Name + "-" + g.folder)
-		fk, err := yaml.Marshal(kustomization(name, g.folder, prev, opts))
+		fk, err := yaml.Marshal(kustomization(g.name, g.folder, prev, opts))
 		if err != nil {
 			return nil, err
 		}
-		out[path.Join("flux", name+".yaml")] = fk
-		cur = append(cur, name)
-		fluxFiles = append(fluxFiles, name+".yaml")
+		out[path.Join("flux", g.name+".yaml")] = fk
+		cur = append(cur, g.name)
+		fluxFiles = append(fluxFiles, g.name+".yaml")
 	}
 	sort.Strings(fluxFiles)
 	kdata, err := yaml.Marshal(map[string]any{
@@ -69,6 +75,29 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 	}
 	out["flux/kustomization.yaml"] = kdata
 	return out, nil
+}
+
+// KustomizationName is the name of the Kustomization of a step: the
+// instance, plan, phase and step, lower-cased, every other character
+// than a-z, 0-9 and '-' replaced by '-', cut to fit Kubernetes' 63
+// characters, then a hash of the step's exact identity. It depends on the
+// step alone: not on its wave, nor on other plans or steps, so it never
+// changes when plans or steps are added, and two steps never share one.
+// It changes only when the instance, plan, phase or step is renamed.
+func KustomizationName(s engine.StepRef) string {
+	return hashed(dnsName(strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "-")),
+		strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "\x00"), 63)
+}
+
+// hashed cuts name to leave room for "-" and 8 hex digits of the hash of
+// id, and appends them.
+func hashed(name, id string, max int) string {
+	sum := sha256.Sum256([]byte(id))
+	suffix := "-" + hex.EncodeToString(sum[:4])
+	if len(name) > max-len(suffix) {
+		name = strings.TrimRight(name[:max-len(suffix)], "-")
+	}
+	return name + suffix
 }
 
 func (o Options) withDefaults() Options {
@@ -87,23 +116,30 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// group is the objects of one folder.
+// group is the objects of one folder: one step, or common/.
 type group struct {
-	wave   int
-	folder string
-	objs   []*object.Object
+	wave         int
+	folder, name string
+	objs         []*object.Object
 }
 
-// groupBySteps groups items by folder, in wave order (stable).
-func groupBySteps(items []engine.Item) []*group {
-	byFolder := map[string]*group{}
+// groupBySteps groups items by the step that applies them first, in wave
+// order (stable).
+func groupBySteps(items []engine.Item, opts Options) []*group {
+	byName := map[string]*group{}
 	var groups []*group
 	for _, it := range items {
-		folder := stepFolder(it)
-		g, ok := byFolder[folder]
+		name, folder := hashed(dnsName(opts.Name+"-common"), opts.Name+"\x00common", 63), "common"
+		if it.First.Plan != "" {
+			name = KustomizationName(it.First)
+			f := it.First
+			folder = fmt.Sprintf("%02d-%s", it.Wave, hashed(dnsName(strings.Join([]string{f.Plan, f.Phase, f.Step}, "-")),
+				strings.Join([]string{f.Instance, f.Plan, f.Phase, f.Step}, "\x00"), 80))
+		}
+		g, ok := byName[name]
 		if !ok {
-			g = &group{wave: it.Wave, folder: folder}
-			byFolder[folder] = g
+			g = &group{wave: it.Wave, folder: folder, name: name}
+			byName[name] = g
 			groups = append(groups, g)
 		}
 		g.objs = append(g.objs, it.Obj)
@@ -157,16 +193,6 @@ func kustomization(name, folder string, dependsOn []string, opts Options) map[st
 		"metadata":   map[string]any{"name": name, "namespace": opts.Namespace},
 		"spec":       spec,
 	}
-}
-
-// stepFolder names the folder of an item: its wave and plan step, or
-// "common" for the framework's shared manifests.
-func stepFolder(it engine.Item) string {
-	m := it.Meta
-	if m.Plan == "" {
-		return "common"
-	}
-	return fmt.Sprintf("%02d-%s", it.Wave, dnsName(strings.Join([]string{m.Plan, m.Phase, m.Step}, "-")))
 }
 
 func dnsName(s string) string {

@@ -9,6 +9,8 @@ type Entry struct {
 	Obj *object.Object
 	// Inv is the invocation that applied the object last.
 	Inv *Invocation
+	// First is the invocation that applied the object first (its wave's).
+	First *Invocation
 	// Template is the bundle path of the template the object came from.
 	Template string
 	// Wave is the wave of the object's first application.
@@ -34,7 +36,7 @@ func (s *State) Apply(key string, obj *object.Object, inv *Invocation, template 
 		e.Obj, e.Inv, e.Template, e.Hook = obj, inv, template, false
 		return
 	}
-	e := &Entry{Obj: obj, Inv: inv, Template: template, Wave: inv.Wave}
+	e := &Entry{Obj: obj, Inv: inv, First: inv, Template: template, Wave: inv.Wave}
 	s.entries = append(s.entries, e)
 	s.byKey[key] = e
 }
