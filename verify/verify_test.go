@@ -220,7 +220,7 @@ func TestBundle(t *testing.T) {
 				"operator.yaml": replaceLine(baseOperator, "operatorVersion: 0.1.0", "operatorVersion: first"),
 			}),
 			want: []Finding{
-				errorAt("operator.yaml", 0, `unable to parse "operatorVersion": "first": Invalid Semantic Version`),
+				errorAt("operator.yaml", 0, `unable to parse "operatorVersion": "first": invalid semantic version`),
 			},
 		},
 		"KubernetesVersionNotSemver": {
@@ -229,7 +229,7 @@ func TestBundle(t *testing.T) {
 				"operator.yaml": replaceLine(baseOperator, "kubernetesVersion: 1.16.0", "kubernetesVersion: latest"),
 			}),
 			want: []Finding{
-				errorAt("operator.yaml", 0, `unable to parse "kubernetesVersion": "latest": Invalid Semantic Version`),
+				errorAt("operator.yaml", 0, `unable to parse "kubernetesVersion": "latest": invalid semantic version`),
 			},
 		},
 		"AppVersionNotSemver": {
@@ -238,7 +238,7 @@ func TestBundle(t *testing.T) {
 				"framework.yaml": baseFramework + "appVersion: next\n",
 			}),
 			want: []Finding{
-				errorAt("framework.yaml", 0, `unable to parse "appVersion": "next": Invalid Semantic Version`),
+				errorAt("framework.yaml", 0, `unable to parse "appVersion": "next": invalid semantic version`),
 			},
 		},
 		"EmptyApplyTask": {
