@@ -1,6 +1,7 @@
 package argocd
 
 import (
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -73,7 +74,9 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 		byNorm[normalize(p.Name)] = p.Name
 	}
 	keys := slices.Sorted(maps.Keys(env))
-	s.applyEnv(env, keys, b, byNorm)
+	if err := s.applyEnv(env, keys, b, byNorm); err != nil {
+		return nil, err
+	}
 	if raw, ok := env["ARGOCD_APP_PARAMETERS"]; ok && strings.TrimSpace(raw) != "" {
 		return s, s.applyParameters(raw)
 	}
@@ -82,8 +85,15 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 
 func (s *Settings) set(name string, v any) { s.Params[name] = v }
 
-// applyEnv reads ARGOCD_ENV_*: only names that mean something to us.
-func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bundle, byNorm map[string]string) {
+// pluginEnv are the names of the Application's plugin env that the
+// plugin reads itself (as ARGOCD_ENV_<NAME>).
+var pluginEnv = []string{"PLAN", "PLANS", "TARGET"}
+
+// applyEnv reads ARGOCD_ENV_* (the Application's plugin env). Every name
+// is the user's choice: one that is neither a package parameter nor one of
+// pluginEnv is a typo, refused like an unknown -p.
+func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bundle, byNorm map[string]string) error {
+	var unknown []string
 	for _, k := range keys {
 		name, ok := strings.CutPrefix(k, "ARGOCD_ENV_")
 		if !ok {
@@ -98,8 +108,26 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 			s.set(name, env[k])
 		case byNorm[normalize(name)] != "":
 			s.set(byNorm[normalize(name)], env[k])
+		default:
+			unknown = append(unknown, k)
 		}
 	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	known := slices.Clone(pluginEnv)
+	for _, p := range b.Params {
+		known = append(known, p.Name)
+	}
+	var msgs []string
+	for _, k := range unknown {
+		msg := k + " is neither a parameter of the package nor one of the plugin's variables (" + strings.Join(pluginEnv, ", ") + ")"
+		if sug, ok := suggest.Closest(strings.TrimPrefix(k, "ARGOCD_ENV_"), known); ok {
+			msg += "; did you mean ARGOCD_ENV_" + sug + "?"
+		}
+		msgs = append(msgs, msg)
+	}
+	return fmt.Errorf("the Application's plugin env: %s", strings.Join(msgs, "; "))
 }
 
 // applyParameters reads ARGOCD_APP_PARAMETERS.

@@ -44,6 +44,9 @@ named params, or any package parameter by name.`,
 			if err != nil {
 				return err
 			}
+			if cfg.Target() == config.Flux {
+				return fmt.Errorf("target flux writes folders for Flux; the Argo CD plugin prints one stream: use argocd (or plain)")
+			}
 			ctx := context.Background()
 			req, err := cfg.RequestFor(ctx, g.sources(stderr, cfg), res)
 			if err != nil {
@@ -52,6 +55,9 @@ named params, or any package parameter by name.`,
 			items, err := engine.RenderWith(cfg.EngineOptions(warner(stderr)), req)
 			if err != nil {
 				return err
+			}
+			if len(items) == 0 && !cfg.Spec.AllowEmpty {
+				return fmt.Errorf("the render has no objects (every Toggle off, an empty plan?): Argo CD would prune the whole application; set spec.allowEmpty: true in %s to allow it", file)
 			}
 			data, err := object.Stream(engine.Objects(items))
 			if err != nil {

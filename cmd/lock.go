@@ -13,6 +13,7 @@ import (
 
 func newLock(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var pinOutput, verify bool
+	var name, namespace string
 	c := &cobra.Command{
 		Use:   "lock CONFIG.yaml",
 		Short: "Pin every git ref of a FunctionConfig to a commit (and, with --pin-output, the output)",
@@ -36,6 +37,17 @@ changes nothing.`,
 			if err != nil {
 				return err
 			}
+			if name != "" {
+				cfg.Metadata.Name = name
+			}
+			if namespace != "" {
+				cfg.Metadata.Namespace = namespace
+			}
+			if pinOutput { // rendering needs the instance
+				if err := cfg.Check(); err != nil {
+					return err
+				}
+			}
 			f, err := g.fetcher(stderr, cfg)
 			if err != nil {
 				return err
@@ -58,5 +70,7 @@ changes nothing.`,
 	}
 	c.Flags().BoolVar(&pinOutput, "pin-output", false, "also write spec.expectedResourceVersions from a render")
 	c.Flags().BoolVar(&verify, "verify", false, "check that each pinned commit is still in its ref; change nothing")
+	c.Flags().StringVar(&name, "name", "", "instance name, for --pin-output of a config that leaves it to Argo CD")
+	c.Flags().StringVarP(&namespace, "namespace", "n", "", "instance namespace, for --pin-output")
 	return c
 }

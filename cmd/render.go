@@ -118,7 +118,7 @@ func configFor(arg string, f renderFlags) (*config.Config, error) {
 		cfg = &config.Config{Dir: ".", File: arg}
 		cfg.APIVersion, cfg.Kind = config.APIVersion, config.Kind
 		cfg.Spec.Framework.Path = arg
-	} else if cfg, err = config.LoadFile(arg); err != nil {
+	} else if cfg, err = config.LoadFile(arg); cfg == nil {
 		return nil, err
 	}
 	if f.name != "" {

@@ -85,7 +85,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(&g, out, stderr), newVerify(out), newVersion(out), newSchema(out), newCMP(&g, out, stderr), newLock(&g, out, stderr))
+	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr))
 	return root
 }
 

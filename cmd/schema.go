@@ -4,26 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/schema"
 )
 
-func newSchema(out *output.Writer) *cobra.Command {
+func newSchema(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var paramsDir string
 	c := &cobra.Command{
-		Use:   "schema [--params DIR]",
+		Use:   "schema [--params DIR | --params CONFIG.yaml]",
 		Short: "Print the JSON schema of the FunctionConfig, or of a framework's parameters",
 		Long: `Without flags, print the JSON schema (2020-12) of the FunctionConfig,
 kudorender.dev/v1alpha1 FrameworkRender.
 
-With --params DIR, print the effective JSON schema of the parameters of the
-framework in DIR: its params.schema.json combined with its bases' (an
+With --params DIR (or a FunctionConfig, which names the framework), print
+the effective JSON schema of the parameters of the framework: its params.schema.json combined with its bases' (an
 extension's is merged with its base's), or, without one, the schema derived
 from params.yaml. FunctionConfig parameters are validated against it before
 any template runs.`,
@@ -33,7 +32,7 @@ any template runs.`,
 			if paramsDir == "" {
 				return out.Write(config.Schema())
 			}
-			res, err := extend.Load(context.Background(), location.Local{Dir: paramsDir}, extend.Options{})
+			res, _, err := loadForVerify(context.Background(), g, paramsDir, stderr)
 			if err != nil {
 				return err
 			}
@@ -49,6 +48,6 @@ any template runs.`,
 			return out.Write(buf.Bytes())
 		},
 	}
-	c.Flags().StringVar(&paramsDir, "params", "", "print the effective parameter schema of the framework in this folder")
+	c.Flags().StringVar(&paramsDir, "params", "", "print the effective parameter schema of the framework in this folder (or named by this FunctionConfig)")
 	return c
 }

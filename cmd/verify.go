@@ -3,7 +3,11 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/config"
 
 	"github.com/spf13/cobra"
 
@@ -13,10 +17,10 @@ import (
 	"github.com/kudo-render/kudo-render/verify"
 )
 
-func newVerify(w *output.Writer) *cobra.Command {
+func newVerify(g *gitFlags, w *output.Writer, stderr io.Writer) *cobra.Command {
 	var strict bool
 	c := &cobra.Command{
-		Use:   "verify DIR",
+		Use:   "verify DIR | CONFIG.yaml",
 		Short: "Check a package the way `kubectl kudo package verify` does",
 		Long: `Check a KUDO package or KEP-0009 framework bundle: parameter names,
 semver fields, task and plan references, triggers, a deploy plan, parameters
@@ -25,20 +29,19 @@ defaults, and Namespace objects; then every plan is rendered with the
 default parameters, as render does, so whatever makes such a render fail
 is an error here too. Unknown fields of a KUDO operator.yaml or
 params.yaml, which KUDO ignored, are warnings (errors with --strict). An
-extension is checked merged with its base (a local extends.path). Every
-finding is printed with its file; the exit status is 1 when there is an
-error (warnings alone pass).`,
+extension is checked merged with its base. Given a FunctionConfig (an Argo
+CD application's kudo-render.yaml too), the framework it names is checked,
+with its base and sources. Every finding is printed with its file; the exit
+status is 1 when there is an error (warnings alone pass).`,
 		Example: "  kudo-render verify ../operators/repository/kafka/operator",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx := context.Background()
-			res, err := extend.Load(ctx, location.Local{Dir: args[0]}, extend.Options{})
+			res, deps, err := loadForVerify(ctx, g, args[0], stderr)
 			if err != nil {
 				return err
 			}
-			findings := verify.Package(res.Bundle, verify.Options{
-				Dependencies: extend.Dependencies(ctx, res, extend.Options{}), Strict: strict,
-			})
+			findings := verify.Package(res.Bundle, verify.Options{Dependencies: deps, Strict: strict})
 			var out strings.Builder
 			errs := 0
 			for _, f := range findings {
@@ -57,4 +60,30 @@ error (warnings alone pass).`,
 	}
 	c.Flags().BoolVar(&strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml")
 	return c
+}
+
+// loadForVerify loads a package folder, or the framework a FunctionConfig
+// names (with its sources), and the resolver of its dependencies.
+func loadForVerify(ctx context.Context, g *gitFlags, arg string, stderr io.Writer) (*extend.Result, extend.DependencyResolver, error) {
+	if info, err := os.Stat(arg); err == nil && !info.IsDir() {
+		cfg, err := config.LoadFile(arg)
+		if err != nil {
+			return nil, nil, err
+		}
+		src := g.sources(stderr, cfg)
+		res, err := cfg.Load(ctx, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		req, err := cfg.RequestFor(ctx, src, res)
+		if err != nil {
+			return nil, nil, err
+		}
+		return res, req.Dependencies, nil
+	}
+	res, err := extend.Load(ctx, location.Local{Dir: arg}, extend.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, extend.Dependencies(ctx, res, extend.Options{}), nil
 }

@@ -71,6 +71,10 @@ type Spec struct {
 	// kind of object (getValueFrom) an error instead of a warning: it
 	// would land in git in clear text.
 	FailOnSecretCopy bool `yaml:"failOnSecretCopy,omitempty" json:"failOnSecretCopy,omitempty"`
+	// AllowEmpty lets the Argo CD plugin print a render without objects
+	// (every Toggle off, an empty plan): otherwise refused, because Argo
+	// CD would prune the whole application.
+	AllowEmpty bool `yaml:"allowEmpty,omitempty" json:"allowEmpty,omitempty"`
 	// Strict refuses what KUDO tolerated: unknown fields of a KUDO v1beta1
 	// operator.yaml or params.yaml are errors instead of warnings.
 	Strict bool `yaml:"strict,omitempty" json:"strict,omitempty"`
@@ -134,8 +138,12 @@ type Config struct {
 	// KRM is set for a KRM functionConfig: paths must stay inside Dir,
 	// and a config may only map Instance objects to packages.
 	KRM bool
-	// plugin defers the name check: Argo CD gives the name.
-	plugin bool
+	// deferName defers the name check to Check: Argo CD, or --name, gives
+	// the name.
+	deferName bool
+	// decodeProblems are the problems of decoding the file, which Check
+	// reports again with its own.
+	decodeProblems []*diag.Diagnostic
 	// Confine, when set, is a folder that local framework, base and
 	// repository paths may not leave (the repository of an Argo CD
 	// application).
@@ -161,7 +169,8 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
-// LoadFile reads a FunctionConfig file (at most limits.FileBytes).
+// LoadFile reads a FunctionConfig file (at most limits.FileBytes). The
+// instance name is checked by Check, once flags had their say.
 func LoadFile(path string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -172,7 +181,17 @@ func LoadFile(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(filepath.Base(path), filepath.Dir(path), data)
+	// The instance name may come from --name (an Argo CD application's
+	// config leaves it to Argo CD): Check tells when it is missing. On
+	// problems the config is returned too, for Check to report them all.
+	c := &Config{deferName: true}
+	if err := c.parse(filepath.Base(path), filepath.Dir(path), data); err != nil {
+		if c.root == nil {
+			return nil, err
+		}
+		return c, err
+	}
+	return c, nil
 }
 
 // LoadPluginFile reads the FunctionConfig of an Argo CD application: file
@@ -204,7 +223,7 @@ func LoadPluginFile(repoRoot, file string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Config{plugin: true, Confine: repoRoot}
+	c := &Config{deferName: true, Confine: repoRoot}
 	return c, c.parse(filepath.Base(file), filepath.Dir(filepath.Join(wd, file)), data)
 }
 
@@ -247,6 +266,7 @@ func (c *Config) parse(name, dir string, data []byte) error {
 	c.root = n
 	if n != nil {
 		strictyaml.Decode(name, n, &c.FrameworkRender, &p)
+		c.decodeProblems = append([]*diag.Diagnostic(nil), p.List...)
 		c.validate(&p)
 	}
 	if len(p.List) > 0 {
@@ -262,11 +282,11 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if c.Kind != Kind {
 		p.Add(c.File, strictyaml.LineOf(c.root, "kind"), "kind", "must be %s, got %q", Kind, c.Kind)
 	}
-	if c.instancesOnly() || c.plugin {
+	if c.instancesOnly() || c.deferName {
 		// a KRM functionConfig that only maps Instance objects to
-		// packages, or a plugin config whose name comes from Argo CD
+		// packages, or a config whose name comes from Argo CD or --name
 	} else if c.Metadata.Name == "" {
-		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name")
+		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "is required: it is the instance name (an application folder's config leaves it to Argo CD: give --name)")
 	} else if err := object.CheckInstanceName(c.Metadata.Name); err != nil {
 		p.Add(c.File, strictyaml.LineOf(c.root, "metadata", "name"), "metadata.name", "%v", err)
 	}
@@ -495,8 +515,8 @@ func StringNode(s string) Node {
 // Check validates the config again, after flags or the environment
 // changed it.
 func (c *Config) Check() error {
-	c.plugin = false
-	var p strictyaml.Problems
+	c.deferName = false
+	p := strictyaml.Problems{List: append([]*diag.Diagnostic(nil), c.decodeProblems...)}
 	c.validate(&p)
 	if len(p.List) > 0 {
 		return &ConfigError{File: c.File, Problems: p.List}

@@ -99,7 +99,7 @@ func TestArgoCDGenerate(t *testing.T) {
 		},
 		"PluginEnv": {
 			reason: "ARGOCD_ENV_* from the Application's plugin env.",
-			env:    []string{"ARGOCD_ENV_replicas=5", "ARGOCD_ENV_UNRELATED=x"},
+			env:    []string{"ARGOCD_ENV_replicas=5", "ARGOCD_ENV_PLAN=deploy"},
 			want:   []string{"replicas: 5"},
 		},
 	}
@@ -143,6 +143,98 @@ func TestArgoCDGenerateErrors(t *testing.T) {
 		}
 		if errs == "" {
 			t.Errorf("%v: no message on stderr", env)
+		}
+	}
+}
+
+// TestArgoCDRefusals: what the plugin refuses, with the exact environment
+// the repo-server sets, each with its reason on stderr and nothing on
+// stdout.
+func TestArgoCDRefusals(t *testing.T) {
+	generate, _, discover := plugin(t)
+	name, args := cmd(generate)
+	cases := map[string]struct {
+		reason string
+		env    []string
+		config string // replaces kudo-render.yaml when set
+		want   string
+	}{
+		"EnvTypo": {
+			reason: "an ARGOCD_ENV_ name that is neither a parameter nor the plugin's is a typo",
+			env:    []string{"ARGOCD_ENV_REPLICA=5"},
+			want:   "ARGOCD_ENV_REPLICA is neither a parameter of the package nor one of the plugin's variables (PLAN, PLANS, TARGET); did you mean ARGOCD_ENV_replicas?",
+		},
+		"ParameterTypo": {
+			reason: "a plugin parameter of an unknown name fails like an unknown -p",
+			env:    []string{`ARGOCD_APP_PARAMETERS=[{"name":"replica","string":"3"}]`},
+			want:   "replica: is not defined by the package; did you mean replicas?",
+		},
+		"FluxTarget": {
+			reason: "target flux makes no sense in the plugin",
+			env:    []string{"ARGOCD_ENV_TARGET=flux"},
+			want:   "target flux writes folders",
+		},
+		"Empty": {
+			reason: "a render without objects would prune the whole application",
+			config: "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {}\nspec:\n  framework: {path: empty}\n",
+			want:   "the render has no objects",
+		},
+	}
+	for n, tc := range cases {
+		t.Run(n, func(t *testing.T) {
+			dir := argoApp(t, discover)
+			if tc.config != "" {
+				os.WriteFile(filepath.Join(dir, discover), []byte(tc.config), 0o644)
+				emptyFramework(t, filepath.Join(dir, "empty"))
+			}
+			out, errs, err := run(t, dir, argoEnv(tc.env...), name, args...)
+			if err == nil || out != "" || !strings.Contains(errs, tc.want) {
+				t.Errorf("%s: err=%v stdout=%q stderr=%q, want %q", tc.reason, err, out, errs, tc.want)
+			}
+		})
+	}
+	// allowEmpty allows an empty render on purpose.
+	dir := argoApp(t, discover)
+	emptyFramework(t, filepath.Join(dir, "empty"))
+	os.WriteFile(filepath.Join(dir, discover), []byte("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {}\nspec:\n  framework: {path: empty}\n  allowEmpty: true\n"), 0o644)
+	if out, errs, err := run(t, dir, argoEnv(), name, args...); err != nil || out != "" {
+		t.Errorf("allowEmpty: err=%v stdout=%q stderr=%q", err, out, errs)
+	}
+}
+
+// emptyFramework writes a framework whose only object is toggled off.
+func emptyFramework(t *testing.T, dir string) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(dir, "templates"), 0o755)
+	os.WriteFile(filepath.Join(dir, "framework.yaml"), []byte("name: empty\nversion: \"1\"\ntasks:\n  debug: {kind: Toggle, parameter: DEBUG, resources: [cm.yaml]}\nplans:\n  deploy:\n    steps: [{name: debug, tasks: [debug]}]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "params.yaml"), []byte("DEBUG: {default: \"false\"}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "templates", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: debug}\n"), 0o644)
+}
+
+// TestArgoCDFolderLocally: an application folder written for Argo CD
+// (metadata: {}) renders, verifies and locks on a laptop with
+// --name/--namespace, exactly as the plugin generates it.
+func TestArgoCDFolderLocally(t *testing.T) {
+	generate, _, discover := plugin(t)
+	name, args := cmd(generate)
+	dir := argoApp(t, discover)
+	fromPlugin, errs, err := run(t, dir, argoEnv(), name, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	local, errs, err := run(t, dir, nil, binary, "render", discover, "--name", "sessions", "--namespace", "web")
+	if err != nil {
+		t.Fatalf("render: %v\n%s", err, errs)
+	}
+	if local != fromPlugin {
+		t.Errorf("a local render differs from the plugin's")
+	}
+	if _, errs, err := run(t, dir, nil, binary, "render", discover); err == nil || !strings.Contains(errs, "give --name") {
+		t.Errorf("without --name: want the hint, got %v %s", err, errs)
+	}
+	for _, c := range [][]string{{"verify", discover}, {"schema", "--params", discover}, {"lock", discover}} {
+		if out, errs, err := run(t, dir, nil, binary, c...); err != nil {
+			t.Errorf("%v: %v\n%s%s", c, err, out, errs)
 		}
 	}
 }
