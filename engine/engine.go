@@ -168,6 +168,13 @@ type Options struct {
 	// Strict makes the warnings of the bundles (unknown fields KUDO
 	// ignored) errors.
 	Strict bool
+	// Reference, when set, is told of every resolved getValueFrom
+	// reference: the object that reads, the object read, the field.
+	Reference func(from, to *object.Object, field string)
+	// ToggledOff, when set, is told of every Toggle task that leaves its
+	// objects out (its parameter is false), with the objects it would
+	// render, in output order of the requests.
+	ToggledOff func(OffToggle)
 	// Decorate, when set, writes an adapter's annotations (Argo CD waves
 	// and hooks, Flux's force) once objects are final but before their
 	// resource versions are digested, so the digests cover them.
@@ -197,9 +204,14 @@ func Objects(items []Item) []*object.Object {
 // cross-resource references resolved, their dependencies hashed, decorated
 // by the adapter, digested and sorted. It is all or nothing.
 func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
-	items, warnings, err := renderAll(reqs)
+	items, warnings, off, err := renderAll(reqs)
 	if err != nil {
 		return nil, err
+	}
+	if opts.ToggledOff != nil {
+		for _, t := range off {
+			opts.ToggledOff(t)
+		}
 	}
 	if err := report(warnings, opts); err != nil {
 		return nil, err
@@ -220,7 +232,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		}
 		lookup = append(append([]*object.Object{}, lookup...), more...)
 	}
-	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn}); err != nil {
+	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference}); err != nil {
 		return nil, fmt.Errorf("cannot resolve references: %w", err)
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
@@ -240,18 +252,19 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // request order: for each request, the common/ manifests of frameworks no
 // earlier request brought, then its own objects. The result is the same
 // whatever the scheduling.
-func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, error) {
+func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
 	results := make([]rendered, len(reqs))
 	Parallel(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
 	var items []Item
 	var warnings []*diag.Diagnostic
+	var off []OffToggle
 	seen := map[string]bool{}
 	warned := map[*diag.Diagnostic]bool{}
 	for i, r := range results {
 		if r.err != nil {
-			return nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
+			return nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
 		}
 		for _, w := range r.warnings {
 			if !warned[w] {
@@ -266,8 +279,9 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, error) {
 			}
 		}
 		items = append(items, r.items...)
+		off = append(off, r.off...)
 	}
-	return items, warnings, nil
+	return items, warnings, off, nil
 }
 
 // normalize types the scalars of the objects the way Kubernetes reads
@@ -314,7 +328,18 @@ type rendered struct {
 	commons  []common
 	items    []Item
 	warnings []*diag.Diagnostic
+	off      []OffToggle
 	err      error
+}
+
+// OffToggle is a Toggle task whose parameter is false: the objects it
+// would render are not in the output.
+type OffToggle struct {
+	Step      StepRef
+	Task      string
+	Parameter string
+	// Objects are the objects left out, as Kind/name.
+	Objects []string
 }
 
 // common is the common/ manifests of one framework.
@@ -340,7 +365,7 @@ func renderRequest(req Request) rendered {
 			c.items[i].marker = marker
 		}
 	}
-	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings}
+	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
 }
 
 // Parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and

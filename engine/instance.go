@@ -26,6 +26,8 @@ type instance struct {
 	items      []Item
 	// warnings of the bundles rendered (the instance's, its dependencies')
 	warnings []*diag.Diagnostic
+	// off are the Toggle tasks that leave their objects out.
+	off []OffToggle
 }
 
 // unit is how one instance is rendered.
@@ -150,6 +152,9 @@ func (in *instance) fold(invs []*plan.Invocation) (*plan.State, error) {
 		if err != nil {
 			return nil, err
 		}
+		if inv.Action == plan.Delete && inv.Task.Kind == bundle.KindToggle {
+			in.recordOff(inv, objs)
+		}
 		for _, rd := range objs {
 			key := in.key(rd.Obj)
 			switch {
@@ -166,6 +171,19 @@ func (in *instance) fold(invs []*plan.Invocation) (*plan.State, error) {
 		}
 	}
 	return state, nil
+}
+
+// recordOff records a Toggle task whose parameter is false.
+func (in *instance) recordOff(inv *plan.Invocation, objs []render.Rendered) {
+	t := OffToggle{Step: StepRef{Instance: in.req.Instance.Name, Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step},
+		Task: inv.Task.Name, Parameter: inv.Task.Parameter}
+	if u := inv.Unit; u != nil && u != in.top {
+		t.Step.Instance = u.Instance
+	}
+	for _, rd := range objs {
+		t.Objects = append(t.Objects, rd.Obj.Kind()+"/"+rd.Obj.Name())
+	}
+	in.off = append(in.off, t)
 }
 
 // run renders the task of one invocation with its unit's renderer.

@@ -20,6 +20,9 @@ type Options struct {
 	// Warn receives warnings, one message each; nil discards them. They are
 	// only given when Resolve succeeds.
 	Warn func(msg string)
+	// Edge, when set, is told of every resolved reference: the object that
+	// reads, the object read and the field of the reference.
+	Edge func(from, to *object.Object, field string)
 }
 
 // Resolve replaces every getValueFrom reference in objs, in place, by its
@@ -627,6 +630,9 @@ func (r *resolver) compute(x *ref) error {
 		}
 	}
 	x.set(v)
+	if r.opts.Edge != nil {
+		r.opts.Edge(x.doc.orig, t.orig, pathString(x.path))
+	}
 	if isSecret(t.gk) {
 		secret = t
 	}
