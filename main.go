@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/kudo-render/kudo-render/cmd"
@@ -11,7 +10,6 @@ import (
 
 func main() {
 	if err := cmd.Main(os.Stdin, os.Stdout, os.Stderr, os.Exit).Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
+		os.Exit(cmd.Exit(os.Stderr, err))
 	}
 }

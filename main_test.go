@@ -91,3 +91,32 @@ func TestProcessTimeout(t *testing.T) {
 		t.Errorf("code=%d stdout=%q stderr=%q", code, out, errs)
 	}
 }
+
+// TestProcessDiffExitStatus: diff exits 0 without changes, 1 with
+// changes, 2 on an error (nothing on stdout), like diff(1).
+func TestProcessDiffExitStatus(t *testing.T) {
+	v1, v2 := "examples/review/v1/render.yaml", "examples/review/v2/render.yaml"
+	cases := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"diff", v2, v2}, 0},
+		{[]string{"diff", v1, v2}, 1},
+		{[]string{"diff", v1, v2, "--exit-code=false"}, 0},
+		{[]string{"diff", v1, "examples/review/missing.yaml"}, 2},
+		{[]string{"diff", v1, v2, "--no-such-flag"}, 2},
+		{[]string{"diff", v1, v2, "--max-file-bytes", "nonsense"}, 2},
+	}
+	for _, tc := range cases {
+		out, errs, code := kudoRender(t, tc.args...)
+		if code != tc.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, errs)
+		}
+		if code == 2 && (out != "" || !strings.HasPrefix(errs, "error: ")) {
+			t.Errorf("%v: stdout %q, stderr %q", tc.args, out, errs)
+		}
+		if code == 1 && errs != "" {
+			t.Errorf("%v: changes are not an error, stderr %q", tc.args, errs)
+		}
+	}
+}

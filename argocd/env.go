@@ -1,9 +1,9 @@
 package argocd
 
 import (
-	"github.com/kudo-render/kudo-render/internal/suggest"
 	"encoding/json"
 	"fmt"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"maps"
 	"regexp"
 	"slices"

@@ -548,9 +548,9 @@ func TestLoadErrors(t *testing.T) {
 		lenient bool
 	}{
 		"UnknownFieldInTaskSpec": {
-			reason: "A typo in a KUDO task spec names operator.yaml, its line and the path tasks[1].spec.",
+			reason:  "A typo in a KUDO task spec names operator.yaml, its line and the path tasks[1].spec.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "      pod: pipe-pod.yaml\n", "      pod: pipe-pod.yaml\n      resourcs: [x.yaml]\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "      pod: pipe-pod.yaml\n", "      pod: pipe-pod.yaml\n      resourcs: [x.yaml]\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "operator.yaml", At: "resourcs", Field: "tasks[1].spec"}},
@@ -558,9 +558,9 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"UnknownTopLevelField": {
-			reason: "A typo at the top of operator.yaml is reported at the top level.",
+			reason:  "A typo at the top of operator.yaml is reported at the top level.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "url: https://kudo.dev\n", "url: https://kudo.dev\nplan: {}\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "url: https://kudo.dev\n", "url: https://kudo.dev\nplan: {}\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "operator.yaml", At: "plan: {}", Field: ""}},
@@ -568,9 +568,9 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"UnknownFieldInPhase": {
-			reason: "A typo in a phase names the plan and phase index.",
+			reason:  "A typo in a phase names the plan and phase index.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "        strategy: parallel\n", "        strategy: parallel\n        stpes: []\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "        strategy: parallel\n", "        strategy: parallel\n        stpes: []\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "operator.yaml", At: "stpes", Field: "plans.deploy.phases[0]"}},
@@ -578,9 +578,9 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"UnknownFieldInPipeFile": {
-			reason: "A typo in a pipe file names its index.",
+			reason:  "A typo in a pipe file names its index.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "          key: indexHtml\n", "          key: indexHtml\n          kye: x\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "          key: indexHtml\n", "          key: indexHtml\n          kye: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "operator.yaml", At: "kye", Field: "tasks[1].spec.pipe[0]"}},
@@ -588,9 +588,9 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"UnknownFieldInKUDOParams": {
-			reason: "A typo in KUDO params.yaml names the parameter's index; the package name is known by then.",
+			reason:  "A typo in KUDO params.yaml names the parameter's index; the package name is known by then.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    immutable: true\n", "    immutable: true\n    defualt: x\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    immutable: true\n", "    immutable: true\n    defualt: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "params.yaml", At: "defualt", Field: "parameters[1]"}},
@@ -598,9 +598,9 @@ func TestLoadErrors(t *testing.T) {
 			},
 		},
 		"UnknownFieldInKUDOGroup": {
-			reason: "A typo in a parameter group names the group's index.",
+			reason:  "A typo in a parameter group names the group's index.",
 			lenient: true,
-			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    priority: 1\n", "    priorty: 1\n", 1)}),
+			files:   with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    priority: 1\n", "    priorty: 1\n", 1)}),
 			want: want{
 				framework: "cowsay",
 				problems:  []at{{File: "params.yaml", At: "priorty", Field: "groups[0]"}},

@@ -63,21 +63,22 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		lim, err := lf.resolve(os.Getenv)
 		if err != nil {
-			return err
+			return withCode(c, err)
 		}
 		if !c.Flags().Changed("timeout") {
 			timeout = lim.Timeout
 		}
 		if timeout < 0 {
-			return fmt.Errorf("--timeout %s: must not be negative (0 means never)", timeout)
+			return withCode(c, fmt.Errorf("--timeout %s: must not be negative (0 means never)", timeout))
 		}
 		lf.lim.Timeout = timeout
 		limits.SetCurrent(lf.lim)
 		if exit != nil && timeout > 0 {
+			code := errorCode(c)
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {
 					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): a template may loop\n", timeout)
-					exit(1)
+					exit(code)
 				}
 			})
 		}
@@ -85,8 +86,26 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr))
+	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr),
+		newDiff(&g, out, stderr), newGraph(&g, out, stderr))
 	return root
+}
+
+// withCode gives err the command's exit status on error.
+func withCode(c *cobra.Command, err error) error {
+	if code := errorCode(c); code != 1 {
+		return &ExitError{Code: code, Err: err}
+	}
+	return err
+}
+
+// errorCode is a command's exit status on error: 1, or what its
+// "exit-on-error" annotation says (diff: 2, as 1 means "changes").
+func errorCode(c *cobra.Command) int {
+	if c.Annotations["exit-on-error"] == "2" {
+		return 2
+	}
+	return 1
 }
 
 func newVersion(out *output.Writer) *cobra.Command {

@@ -335,7 +335,9 @@ type rendered struct {
 // OffToggle is a Toggle task whose parameter is false: the objects it
 // would render are not in the output.
 type OffToggle struct {
-	Step      StepRef
+	Step StepRef
+	// Wave is the wave the step would have applied them in.
+	Wave      int
 	Task      string
 	Parameter string
 	// Objects are the objects left out, as Kind/name.

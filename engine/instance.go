@@ -176,7 +176,7 @@ func (in *instance) fold(invs []*plan.Invocation) (*plan.State, error) {
 // recordOff records a Toggle task whose parameter is false.
 func (in *instance) recordOff(inv *plan.Invocation, objs []render.Rendered) {
 	t := OffToggle{Step: StepRef{Instance: in.req.Instance.Name, Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step},
-		Task: inv.Task.Name, Parameter: inv.Task.Parameter}
+		Task: inv.Task.Name, Parameter: inv.Task.Parameter, Wave: inv.Wave}
 	if u := inv.Unit; u != nil && u != in.top {
 		t.Step.Instance = u.Instance
 	}

@@ -14,7 +14,9 @@ func ExampleLayout() {
 	obj := func(kind, name string) *object.Object {
 		return object.New(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": name}})
 	}
-	step := func(s string) engine.StepRef { return engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: s} }
+	step := func(s string) engine.StepRef {
+		return engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: s}
+	}
 	items := []engine.Item{
 		{Obj: obj("ConfigMap", "web"), Wave: 0, First: step("config")},
 		{Obj: obj("Service", "web"), Wave: 1, First: step("app")},

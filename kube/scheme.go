@@ -3,7 +3,6 @@ package kube
 import (
 	"sync"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	admissionregistrationv1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
 	admissionregistrationv1beta1 "k8s.io/api/admissionregistration/v1beta1"
@@ -59,6 +58,7 @@ import (
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	storagemigrationv1beta1 "k8s.io/api/storagemigration/v1beta1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // builtin is the scheme of Kubernetes' built-in API types, made on first

@@ -1,0 +1,218 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/output"
+	"github.com/kudo-render/kudo-render/review/diff"
+	"github.com/kudo-render/kudo-render/source"
+)
+
+type diffFlags struct {
+	render                   renderFlags
+	fromParams, toParams     []string
+	fromRev, format, title   string
+	color                    string
+	ignore                   []string
+	showBookkeeping, secrets bool
+	exitCode                 bool
+	maxChars                 int
+}
+
+func newDiff(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
+	var f diffFlags
+	c := &cobra.Command{
+		Use:   "diff FROM.yaml [TO.yaml]",
+		Short: "Show what a change does to the rendered objects (exit 0: none, 1: changes, 2: error)",
+		Long: `Compare two renders object by object: two FunctionConfigs, one
+FunctionConfig at a git revision and in the working tree (--from-rev), or
+one FunctionConfig with two sets of parameters (--from-param/--to-param).
+Both sides render with the same engine, cache and limits.
+
+Objects are matched by API group, kind, namespace and name (an apiVersion
+bump is a field change). Added, removed and changed objects are listed,
+changes field by field with their paths (long strings line by line), and
+moves between waves, into or out of hooks and between steps as changes of
+their own. kudo-render's bookkeeping annotations are hidden
+(--show-bookkeeping shows them), --ignore hides more; an object changed
+only in ignored fields is listed as such and not counted.
+
+Values of Secrets (data, stringData) and of annotations that copy an object
+are never printed: the report says which keys changed (--show-secrets
+prints them).
+
+Exit status: 0 no change, 1 changes (0 with --exit-code=false), 2 error,
+with nothing on stdout.`,
+		Example: `  kudo-render diff render.yaml --from-rev origin/main
+  kudo-render diff render.yaml --from-param NODE_COUNT=3 --to-param NODE_COUNT=5
+  kudo-render diff old/render.yaml new/render.yaml --output markdown
+  kudo-render diff kudo-render.yaml --name kafka --namespace data --from-rev HEAD~1 --ignore 'StatefulSet:spec.replicas'`,
+		Args:        cobra.RangeArgs(1, 2),
+		Annotations: map[string]string{"exit-on-error": "2"},
+		RunE: func(_ *cobra.Command, args []string) error {
+			text, changed, err := runDiff(g, f, args, stderr)
+			if err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			if err := out.Write(text); err != nil {
+				return &ExitError{Code: 2, Err: err}
+			}
+			if changed && f.exitCode {
+				return &ExitError{Code: 1}
+			}
+			return nil
+		},
+	}
+	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: 2, Err: err} })
+	registerDiffFlags(c, &f)
+	return c
+}
+
+func registerDiffFlags(c *cobra.Command, f *diffFlags) {
+	fl := c.Flags()
+	fl.StringVar(&f.render.name, "name", "", "instance name (overrides metadata.name), both sides")
+	fl.StringVarP(&f.render.namespace, "namespace", "n", "", "instance namespace (overrides metadata.namespace), both sides")
+	fl.StringArrayVar(&f.render.plans, "plan", nil, "plan to render, repeatable, both sides (overrides spec.plans)")
+	fl.StringArrayVarP(&f.render.params, "param", "p", nil, "parameter KEY=VALUE for both sides, repeatable")
+	fl.StringArrayVar(&f.fromParams, "from-param", nil, "parameter KEY=VALUE for the old side only, repeatable")
+	fl.StringArrayVar(&f.toParams, "to-param", nil, "parameter KEY=VALUE for the new side only, repeatable")
+	fl.StringVar(&f.render.target, "target", "", "argocd or plain, both sides (overrides spec.target)")
+	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict), both sides")
+	fl.StringVar(&f.fromRev, "from-rev", "", "old side: FROM.yaml as it is at this git revision of its repository (e.g. origin/main, HEAD~1)")
+	fl.StringVarP(&f.format, "output", "o", "text", "text, markdown (a pull-request comment) or json")
+	fl.StringVar(&f.title, "title", "", "markdown: the comment's title (default \"kudo-render diff\")")
+	fl.IntVar(&f.maxChars, "max-comment-chars", diff.CommentLimit, "markdown: the most characters written; sections that do not fit are left out with a marker")
+	fl.StringVar(&f.color, "color", "auto", "text: auto (on a terminal), always or never")
+	fl.StringArrayVar(&f.ignore, "ignore", nil, "hide changes at or below [Kind:]PATH, e.g. spec.replicas, Deployment:spec.template.spec.containers[*].image; repeatable")
+	fl.BoolVar(&f.showBookkeeping, "show-bookkeeping", false, "show kudo-render's own annotations (resource versions, provenance, waves and hooks)")
+	fl.BoolVar(&f.secrets, "show-secrets", false, "print the values of Secrets and of annotations copying objects")
+	fl.BoolVar(&f.exitCode, "exit-code", true, "exit 1 when something changed; false: exit 0 unless an error")
+}
+
+// runDiff renders both sides and writes the report.
+func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte, bool, error) {
+	opts, err := diffOptions(f)
+	if err != nil {
+		return nil, false, err
+	}
+	fromPath, toPath, cleanup, err := diffSides(f, args)
+	if err != nil {
+		return nil, false, err
+	}
+	defer cleanup()
+	from, err := renderSide(g, fromPath, f.render, f.fromParams, stderr)
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot render the old side: %w", err)
+	}
+	to, err := renderSide(g, toPath, f.render, f.toParams, stderr)
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot render the new side: %w", err)
+	}
+	rep, err := diff.Compare(from, to, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	text, err := writeReport(rep, f)
+	return text, rep.HasChanges(), err
+}
+
+// diffOptions checks the flags that shape the report.
+func diffOptions(f diffFlags) (diff.Options, error) {
+	opts := diff.Options{ShowBookkeeping: f.showBookkeeping, ShowSecrets: f.secrets}
+	for _, s := range f.ignore {
+		r, err := diff.ParseRule(s)
+		if err != nil {
+			return opts, err
+		}
+		opts.Ignore = append(opts.Ignore, r)
+	}
+	switch f.format {
+	case "text", "markdown", "json":
+	default:
+		return opts, fmt.Errorf("--output %q: want text, markdown or json", f.format)
+	}
+	switch f.color {
+	case "auto", "always", "never":
+	default:
+		return opts, fmt.Errorf("--color %q: want auto, always or never", f.color)
+	}
+	return opts, nil
+}
+
+// diffSides are the configs of the two sides; cleanup removes a
+// revision's checkout.
+func diffSides(f diffFlags, args []string) (from, to string, cleanup func(), err error) {
+	cleanup = func() {}
+	switch {
+	case len(args) == 2 && f.fromRev != "":
+		return "", "", cleanup, fmt.Errorf("--from-rev compares one config with itself at a revision: give one config, not two")
+	case len(args) == 2:
+		return args[0], args[1], cleanup, nil
+	case f.fromRev != "":
+		dir, err := os.MkdirTemp("", "kudo-render-diff-")
+		if err != nil {
+			return "", "", cleanup, err
+		}
+		cleanup = func() { os.RemoveAll(dir) }
+		from, err := checkoutSide(args[0], f.fromRev, dir)
+		return from, args[0], cleanup, err
+	case len(f.fromParams)+len(f.toParams) > 0:
+		return args[0], args[0], cleanup, nil
+	}
+	return "", "", cleanup, fmt.Errorf("nothing to compare %s with: give a second config, --from-rev REV or --from-param/--to-param", args[0])
+}
+
+// checkoutSide writes the revision of the repository holding config into
+// dir and returns where config lies in it.
+func checkoutSide(config, rev, dir string) (string, error) {
+	info, err := os.Stat(config)
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", config, err)
+	}
+	at := config
+	if !info.IsDir() {
+		at = filepath.Dir(config)
+	}
+	r, err := source.CheckoutRevision(at, rev, dir)
+	if err != nil {
+		return "", err
+	}
+	return source.InRevision(r, dir, config)
+}
+
+// renderSide renders one side: the config with the shared flags and the
+// side's own parameters.
+func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer) ([]engine.Item, error) {
+	rf.params = append(append([]string{}, rf.params...), params...)
+	cfg, err := configFor(path, rf)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Target() == config.Flux {
+		cfg.Spec.Target = string(config.Plain)
+	}
+	return cfg.Render(context.Background(), g.sources(stderr, cfg), warner(stderr))
+}
+
+// writeReport writes the report in the chosen format.
+func writeReport(rep *diff.Report, f diffFlags) ([]byte, error) {
+	switch f.format {
+	case "markdown":
+		return []byte(rep.Markdown(f.title, f.maxChars)), nil
+	case "json":
+		return rep.JSON()
+	}
+	var b bytes.Buffer
+	color := f.color == "always" || f.color == "auto" && isTerminal(os.Stdout)
+	err := rep.Text(&b, color)
+	return b.Bytes(), err
+}

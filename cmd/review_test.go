@@ -1,0 +1,216 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/golden"
+)
+
+// reviewExamples are the examples graphed, with the flags they need.
+func reviewExamples(t *testing.T) map[string][]string {
+	t.Helper()
+	files, err := filepath.Glob("../examples/*/render.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob("../examples/*/*/render.yaml")
+	m := map[string][]string{"argocd": {"../examples/argocd/kudo-render.yaml", "--name", "shop", "--namespace", "prod"}}
+	for _, f := range append(files, more...) {
+		name := strings.ReplaceAll(strings.TrimPrefix(filepath.Dir(f), "../examples/"), "/", "-")
+		m[name] = []string{f}
+	}
+	if len(m) < 9 {
+		t.Fatalf("only %d examples found", len(m))
+	}
+	return m
+}
+
+// TestGraphGolden: every example's graph, as Mermaid and as DOT.
+func TestGraphGolden(t *testing.T) {
+	for name, args := range reviewExamples(t) {
+		for _, format := range []string{"mermaid", "dot"} {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				out, _, err := run(append([]string{"graph", "--format", format}, args...)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ext := map[string]string{"mermaid": ".mmd", "dot": ".dot"}[format]
+				golden.Check(t, filepath.Join("testdata/review/graph", name+ext), []byte(out), false)
+				again, _, _ := run(append([]string{"graph", "--format", format}, args...)...)
+				if again != out {
+					t.Error("two runs differ")
+				}
+			})
+		}
+	}
+}
+
+// TestGraphDOTIsValid: Graphviz reads every DOT graph (skipped without
+// the dot command: apt-get install graphviz).
+func TestGraphDOTIsValid(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz is not installed (apt-get install graphviz); .ci/run installs it")
+	}
+	files, _ := filepath.Glob("testdata/review/graph/*.dot")
+	for _, f := range files {
+		c := exec.Command(dot, "-Tsvg", "-o", os.DevNull, f)
+		if out, err := c.CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("dot %s: %v %s", f, err, out)
+		}
+	}
+}
+
+// TestDiffGolden: the package upgrade of examples/review in each format.
+func TestDiffGolden(t *testing.T) {
+	for _, format := range []string{"text", "markdown", "json"} {
+		t.Run(format, func(t *testing.T) {
+			out, errs, err := run("diff", "../examples/review/v1/render.yaml", "../examples/review/v2/render.yaml", "-o", format)
+			assertExit(t, err, 1)
+			if errs != "" {
+				t.Errorf("stderr: %s", errs)
+			}
+			golden.Check(t, filepath.Join("testdata/review/diff", "upgrade."+format), []byte(out), false)
+		})
+	}
+}
+
+func assertExit(t *testing.T, err error, code int) {
+	t.Helper()
+	got := 0
+	var ee *ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.Code
+	case err != nil:
+		got = 1
+	}
+	if got != code {
+		t.Fatalf("exit status %d (%v), want %d", got, err, code)
+	}
+}
+
+func TestDiff(t *testing.T) {
+	v1, v2 := "../examples/review/v1/render.yaml", "../examples/review/v2/render.yaml"
+	cases := []struct {
+		reason  string
+		args    []string
+		code    int
+		want    []string
+		wantErr string
+	}{
+		{reason: "the same config twice: no change, exit 0", args: []string{v2, v2}, want: []string{"0 to add, 0 to change, 0 to remove"}},
+		{reason: "two sets of parameters", args: []string{v2, "--from-param", "replicas=3", "--to-param", "replicas=5"}, code: 1,
+			want: []string{"~ StatefulSet.apps shop/orders-db", "spec.replicas: 3 → 5", "0 to add, 1 to change, 0 to remove"}},
+		{reason: "-p applies to both sides", args: []string{v2, "-p", "replicas=4", "--to-param", "replicas=5"}, code: 1, want: []string{"spec.replicas: 4 → 5"}},
+		{reason: "--exit-code=false exits 0 on changes", args: []string{v1, v2, "--exit-code=false"}, want: []string{"1 to add, 4 to change, 1 to remove"}},
+		{reason: "--ignore hides a field; the object changed only there is suppressed", args: []string{v2, "--from-param", "replicas=3", "--to-param", "replicas=5", "--ignore", "StatefulSet:spec.replicas"},
+			want: []string{"changed only in ignored fields (--ignore): StatefulSet.apps shop/orders-db\n", "0 to add, 0 to change, 0 to remove (1 changed only in ignored fields)"}},
+		{reason: "--show-bookkeeping shows kudo-render's annotations", args: []string{v1, v2, "--show-bookkeeping"}, code: 1, want: []string{`metadata.annotations["kudorender.dev/source"]: orders@1.0 → orders@2.0`}},
+		{reason: "--show-secrets shows Secret values", args: []string{v1, v2, "--show-secrets"}, code: 1, want: []string{"stringData.password: s3cr3t-one → s3cr3t-two"}},
+		{reason: "an error on the old side", args: []string{v2, "--from-param", "nope=1", "--to-param", "replicas=5"}, code: 2, wantErr: "cannot render the old side"},
+		{reason: "an error on the new side", args: []string{v2, "--from-param", "replicas=5", "--to-param", "nope=1"}, code: 2, wantErr: "cannot render the new side"},
+		{reason: "nothing to compare with", args: []string{v2}, code: 2, wantErr: "nothing to compare"},
+		{reason: "a bad --ignore", args: []string{v1, v2, "--ignore", "spec["}, code: 2, wantErr: "--ignore"},
+		{reason: "a bad --output", args: []string{v1, v2, "-o", "yaml"}, code: 2, wantErr: "--output"},
+		{reason: "an unknown flag", args: []string{v1, v2, "--nope"}, code: 2, wantErr: "unknown flag"},
+		{reason: "--from-rev with two configs", args: []string{v1, v2, "--from-rev", "HEAD"}, code: 2, wantErr: "give one config"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.reason, func(t *testing.T) {
+			out, _, err := run(append([]string{"diff"}, tc.args...)...)
+			assertExit(t, err, tc.code)
+			if tc.code == 2 && out != "" {
+				t.Errorf("stdout not empty on error: %q", out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("%q missing from\n%s", w, out)
+				}
+			}
+			if tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Errorf("error %v, want %q", err, tc.wantErr)
+			}
+			if strings.Contains(out, "s3cr3t") && !strings.Contains(tc.reason, "show-secrets") {
+				t.Errorf("a secret value is printed:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestDiffFromRev: --from-rev renders the config as it is at a revision
+// of its repository and compares it with the working tree; it gives the
+// same report as the two configs side by side.
+func TestDiffFromRev(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	pkg := filepath.Join(repo, "deploy", "orders")
+	copyTree(t, "../examples/review/v1", pkg)
+	git := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "v1")
+	if err := os.RemoveAll(pkg); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, "../examples/review/v2", pkg)
+
+	want, _, err := run("diff", "../examples/review/v1/render.yaml", "../examples/review/v2/render.yaml")
+	assertExit(t, err, 1)
+	got, _, err := run("diff", filepath.Join(pkg, "render.yaml"), "--from-rev", "main")
+	assertExit(t, err, 1)
+	if got != want {
+		t.Errorf("--from-rev main:\n%s\nwant (the two configs):\n%s", got, want)
+	}
+	_, _, err = run("diff", filepath.Join(pkg, "render.yaml"), "--from-rev", "no-such-branch")
+	assertExit(t, err, 2)
+	if err == nil || !strings.Contains(err.Error(), `revision "no-such-branch" not found`) {
+		t.Errorf("error %v", err)
+	}
+	outside := filepath.Join(t.TempDir(), "render.yaml")
+	copyFile(t, "../examples/review/v2/render.yaml", outside)
+	_, _, err = run("diff", outside, "--from-rev", "main")
+	assertExit(t, err, 2)
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		copyFile(t, p, filepath.Join(to, rel))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
