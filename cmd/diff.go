@@ -2,18 +2,18 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/review/diff"
+	"github.com/kudo-render/kudo-render/review/graph"
 	"github.com/kudo-render/kudo-render/source"
 )
 
@@ -24,7 +24,7 @@ type diffFlags struct {
 	color                    string
 	ignore                   []string
 	showBookkeeping, secrets bool
-	exitCode                 bool
+	exitCode, graph          bool
 	maxChars                 int
 }
 
@@ -95,6 +95,7 @@ func registerDiffFlags(c *cobra.Command, f *diffFlags) {
 	fl.StringArrayVar(&f.ignore, "ignore", nil, "hide changes at or below [Kind:]PATH, e.g. spec.replicas, Deployment:spec.template.spec.containers[*].image; repeatable")
 	fl.BoolVar(&f.showBookkeeping, "show-bookkeeping", false, "show kudo-render's own annotations (resource versions, provenance, waves and hooks)")
 	fl.BoolVar(&f.secrets, "show-secrets", false, "print the values of Secrets and of annotations copying objects")
+	fl.BoolVar(&f.graph, "graph", false, "markdown: add the new side's graph (Mermaid) in a collapsible section")
 	fl.BoolVar(&f.exitCode, "exit-code", true, "exit 1 when something changed; false: exit 0 unless an error")
 }
 
@@ -117,11 +118,11 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot render the new side: %w", err)
 	}
-	rep, err := diff.Compare(from, to, opts)
+	rep, err := diff.Compare(from.Items, to.Items, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	text, err := writeReport(rep, f)
+	text, err := writeReport(rep, f, to)
 	return text, rep.HasChanges(), err
 }
 
@@ -191,23 +192,31 @@ func checkoutSide(config, rev, dir string) (string, error) {
 
 // renderSide renders one side: the config with the shared flags and the
 // side's own parameters.
-func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer) ([]engine.Item, error) {
+func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer) (graph.Input, error) {
 	rf.params = append(append([]string{}, rf.params...), params...)
 	cfg, err := configFor(path, rf)
 	if err != nil {
-		return nil, err
+		return graph.Input{}, err
 	}
 	if cfg.Target() == config.Flux {
 		cfg.Spec.Target = string(config.Plain)
 	}
-	return cfg.Render(context.Background(), g.sources(stderr, cfg), warner(stderr))
+	return graphInput(g, cfg, stderr)
 }
 
 // writeReport writes the report in the chosen format.
-func writeReport(rep *diff.Report, f diffFlags) ([]byte, error) {
+func writeReport(rep *diff.Report, f diffFlags, to graph.Input) ([]byte, error) {
 	switch f.format {
 	case "markdown":
-		return []byte(rep.Markdown(f.title, f.maxChars)), nil
+		var section string
+		if f.graph {
+			section = "\n<details><summary>Graph of the new render</summary>\n\n```mermaid\n" +
+				graph.Mermaid(to, graph.Options{}) + "```\n\n</details>\n"
+		}
+		if len(section) >= f.maxChars/2 {
+			section = "\n(The graph is left out: it would not fit in the comment.)\n"
+		}
+		return []byte(rep.Markdown(f.title, f.maxChars-utf8.RuneCountInString(section)) + section), nil
 	case "json":
 		return rep.JSON()
 	}
