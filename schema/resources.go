@@ -14,14 +14,6 @@ import (
 // GroupSuffix ends the API group of every framework's resources.
 const GroupSuffix = ".kudorender.dev"
 
-// Annotations that KRM orchestrators (kpt, kustomize) set on input items;
-// [Resources] uses them to say where a resource came from.
-const (
-	annotationPath         = "config.kubernetes.io/path"
-	annotationInternalPath = "internal.config.kubernetes.io/path"
-	annotationIndex        = "config.kubernetes.io/index"
-)
-
 // APIGroup is the API group of a framework's resources,
 // "<framework>.kudorender.dev".
 func APIGroup(framework string) string { return framework + GroupSuffix }
@@ -73,21 +65,25 @@ var metadataFields = []string{"name", "namespace", "labels", "annotations"}
 // of those paths are an error; resources without the field are not
 // compared.
 //
+// source, when not nil, says where a resource came from (a file, an input
+// item); messages name it. Only the caller knows where its resources were
+// recorded.
+//
 // It returns, for every definition's slugPlural (also those without
 // resources: an empty list, so that templates can range over it), the
 // list of its resources (as given, each a map[string]any) sorted by
 // metadata.name, then namespace, then apiVersion; templates see it as
 // .Resources.<slugPlural>. On failure it returns nil and a
-// [*ValidationError] listing every violation with its resource, the
-// resource's source when the orchestrator recorded it, and the JSON
-// pointer inside the resource ("/spec/partitions"). A definition whose
-// schema cannot be used is a [*SchemaError].
-func Resources(framework string, defs []*Definition, resources []map[string]any) (map[string][]any, error) {
+// [*ValidationError] listing every violation with its resource, its
+// source when known, and the JSON pointer inside the resource
+// ("/spec/partitions"). A definition whose schema cannot be used is a
+// [*SchemaError].
+func Resources(framework string, defs []*Definition, resources []map[string]any, source func(obj map[string]any) string) (map[string][]any, error) {
 	idx, out, err := indexDefinitions(defs)
 	if err != nil {
 		return nil, err
 	}
-	c := &resourceChecker{framework: framework, group: APIGroup(framework), defs: defs, idx: idx, source: sourceOf}
+	c := &resourceChecker{framework: framework, group: APIGroup(framework), defs: defs, idx: idx, source: source}
 	for i, obj := range resources {
 		c.checkResource(i, obj)
 	}
@@ -470,23 +466,6 @@ func otherVersions(defs []*Definition, kind string) string {
 	}
 	slices.Sort(vs)
 	return fmt.Sprintf(" (%s is defined in %s)", kind, strings.Join(vs, ", "))
-}
-
-// sourceOf reads where an orchestrator says obj came from.
-func sourceOf(obj map[string]any) string {
-	meta, _ := obj["metadata"].(map[string]any)
-	ann, _ := meta["annotations"].(map[string]any)
-	p, _ := ann[annotationPath].(string)
-	if p == "" {
-		p, _ = ann[annotationInternalPath].(string)
-	}
-	if p == "" {
-		return ""
-	}
-	if idx, _ := ann[annotationIndex].(string); idx != "" && idx != "0" {
-		return p + " #" + idx
-	}
-	return p
 }
 
 func sourceSuffix(source string) string {
