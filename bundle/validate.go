@@ -48,6 +48,15 @@ func TemplatePath(key string) string {
 // validate checks references inside the bundle: tasks name templates that
 // exist, plans name tasks that exist, names are unique.
 func validate(b *Bundle, p *problems) {
+	b.validateParams(p)
+	b.validateTasks(p)
+	for _, pl := range b.Plans {
+		b.validatePlan(pl, p)
+	}
+}
+
+// validateParams reports parameters defined twice.
+func (b *Bundle) validateParams(p *problems) {
 	seen := map[string]bool{}
 	for _, prm := range b.Params {
 		if prm.Name != "" && seen[prm.Name] {
@@ -55,8 +64,12 @@ func validate(b *Bundle, p *problems) {
 		}
 		seen[prm.Name] = true
 	}
+}
 
-	seen = map[string]bool{}
+// validateTasks checks every task: a unique name, its kind and what the
+// kind needs, the templates it uses and its from.
+func (b *Bundle) validateTasks(p *problems) {
+	seen := map[string]bool{}
 	pipeKeys := map[string]string{}
 	for i, t := range b.Tasks {
 		field := b.taskField(i, t)
@@ -66,49 +79,7 @@ func validate(b *Bundle, p *problems) {
 			p.Add(t.Pos.File, t.Pos.Line, field+".name", "task %q is defined twice", t.Name)
 		}
 		seen[t.Name] = true
-		switch t.Kind {
-		case KindApply, KindDelete, KindDummy, KindKudoOperator:
-		case KindToggle:
-			pfield := field + ".spec.parameter"
-			if b.Format == FormatFramework {
-				pfield = field + ".parameter"
-			}
-			switch {
-			case t.Parameter == "":
-				p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q needs a parameter", t.Name)
-			case b.Param(t.Parameter) == nil && b.Extends == nil: // an extension's may be its base's: checked after the merge
-				p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
-			}
-		case KindPipe:
-			if t.Pod == "" {
-				p.Add(t.Pos.File, t.Pos.Line, field+".spec.pod", "Pipe task %q needs a pod template", t.Name)
-			} else {
-				b.checkTemplateRef(t, field+".spec.pod", t.Pod, p)
-			}
-			if len(t.Pipe) == 0 {
-				p.Add(t.Pos.File, t.Pos.Line, field+".spec.pipe", "Pipe task %q needs at least one file", t.Name)
-			}
-			for j, pf := range t.Pipe {
-				pfield := fmt.Sprintf("%s.spec.pipe[%d]", field, j)
-				if pf.Kind != "Secret" && pf.Kind != "ConfigMap" {
-					p.Add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q", pf.Kind)
-				}
-				if pf.File == "" {
-					p.Add(t.Pos.File, t.Pos.Line, pfield+".file", "is required")
-				}
-				if pf.Key == "" {
-					p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "is required")
-				} else if other, dup := pipeKeys[pf.Key]; dup {
-					p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "pipe key %q is also used by task %q", pf.Key, other)
-				} else {
-					pipeKeys[pf.Key] = t.Name
-				}
-			}
-		case "":
-			p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has no kind", t.Name)
-		default:
-			p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q (want Apply, Delete, Dummy, Toggle, Pipe or KudoOperator)", t.Name, t.Kind)
-		}
+		b.validateTaskKind(t, field, pipeKeys, p)
 		for j, r := range t.Resources {
 			b.checkTemplateRef(t, fmt.Sprintf("%s.resources[%d]", field, j), r, p)
 		}
@@ -122,33 +93,99 @@ func validate(b *Bundle, p *problems) {
 			p.Add(t.Pos.File, t.Pos.Line, field+".from", "%q needs `extends`: this framework has no base", t.From)
 		}
 	}
+}
 
-	for _, pl := range b.Plans {
-		if pl.From != "" && b.Extends == nil {
-			p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name+".from", "%q needs `extends`: this framework has no base", pl.From)
+// validateTaskKind checks the kind of task t (at field) and what that kind
+// needs; pipeKeys maps the pipe keys seen so far to their tasks.
+func (b *Bundle) validateTaskKind(t *Task, field string, pipeKeys map[string]string, p *problems) {
+	switch t.Kind {
+	case KindApply, KindDelete, KindDummy, KindKudoOperator:
+	case KindToggle:
+		b.validateToggle(t, field, p)
+	case KindPipe:
+		b.validatePipe(t, field, pipeKeys, p)
+	case "":
+		p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has no kind", t.Name)
+	default:
+		p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q (want Apply, Delete, Dummy, Toggle, Pipe or KudoOperator)", t.Name, t.Kind)
+	}
+}
+
+// validateToggle checks that a Toggle task names a parameter that exists.
+func (b *Bundle) validateToggle(t *Task, field string, p *problems) {
+	pfield := field + ".spec.parameter"
+	if b.Format == FormatFramework {
+		pfield = field + ".parameter"
+	}
+	switch {
+	case t.Parameter == "":
+		p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q needs a parameter", t.Name)
+	case b.Param(t.Parameter) == nil && b.Extends == nil: // an extension's may be its base's: checked after the merge
+		p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
+	}
+}
+
+// validatePipe checks a Pipe task: its pod template and its files, whose
+// keys are unique among all Pipe tasks (pipeKeys).
+func (b *Bundle) validatePipe(t *Task, field string, pipeKeys map[string]string, p *problems) {
+	if t.Pod == "" {
+		p.Add(t.Pos.File, t.Pos.Line, field+".spec.pod", "Pipe task %q needs a pod template", t.Name)
+	} else {
+		b.checkTemplateRef(t, field+".spec.pod", t.Pod, p)
+	}
+	if len(t.Pipe) == 0 {
+		p.Add(t.Pos.File, t.Pos.Line, field+".spec.pipe", "Pipe task %q needs at least one file", t.Name)
+	}
+	for j, pf := range t.Pipe {
+		pfield := fmt.Sprintf("%s.spec.pipe[%d]", field, j)
+		if pf.Kind != "Secret" && pf.Kind != "ConfigMap" {
+			p.Add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q", pf.Kind)
 		}
-		if len(pl.Phases) == 0 && pl.From == "" {
-			p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name, "plan has no phases")
+		if pf.File == "" {
+			p.Add(t.Pos.File, t.Pos.Line, pfield+".file", "is required")
 		}
-		for i, ph := range pl.Phases {
-			for j, st := range ph.Steps {
-				for k, tn := range st.Tasks {
-					field := fmt.Sprintf("plans.%s.phases[%d].steps[%d].tasks[%d]", pl.Name, i, j, k)
-					if b.Format == FormatFramework {
-						field = fmt.Sprintf("plans.%s.steps[%d].tasks[%d]", pl.Name, j, k)
-					}
-					switch {
-					case b.Task(tn) != nil:
-					case b.Extends != nil:
-						// may be a task of the base: checked after the merge
-					case strings.HasPrefix(tn, BasePrefix):
-						p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses %q, which is not a task of the base", pl.Name, tn)
-					default:
-						p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
-					}
+		if pf.Key == "" {
+			p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "is required")
+		} else if other, dup := pipeKeys[pf.Key]; dup {
+			p.Add(t.Pos.File, t.Pos.Line, pfield+".key", "pipe key %q is also used by task %q", pf.Key, other)
+		} else {
+			pipeKeys[pf.Key] = t.Name
+		}
+	}
+}
+
+// validatePlan checks a plan: its from, that it has phases, and that its
+// steps name tasks that exist.
+func (b *Bundle) validatePlan(pl *Plan, p *problems) {
+	if pl.From != "" && b.Extends == nil {
+		p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name+".from", "%q needs `extends`: this framework has no base", pl.From)
+	}
+	if len(pl.Phases) == 0 && pl.From == "" {
+		p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name, "plan has no phases")
+	}
+	for i, ph := range pl.Phases {
+		for j, st := range ph.Steps {
+			for k, tn := range st.Tasks {
+				field := fmt.Sprintf("plans.%s.phases[%d].steps[%d].tasks[%d]", pl.Name, i, j, k)
+				if b.Format == FormatFramework {
+					field = fmt.Sprintf("plans.%s.steps[%d].tasks[%d]", pl.Name, j, k)
 				}
+				b.checkPlanTask(pl, field, tn, p)
 			}
 		}
+	}
+}
+
+// checkPlanTask checks that the task tn, used by plan pl at field, exists.
+func (b *Bundle) checkPlanTask(pl *Plan, field, tn string, p *problems) {
+	switch {
+	case b.Task(tn) != nil:
+	case b.Extends != nil:
+		// may be a task of the base: checked after the merge
+	case strings.HasPrefix(tn, BasePrefix):
+		p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses %q, which is not a task of the base", pl.Name, tn)
+	default:
+		p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
 	}
 }
 

@@ -52,6 +52,10 @@ type Request struct {
 	// (definitions/*.yaml), validated against their schemas and given to
 	// templates as .Resources.<slugPlural>.
 	Resources []map[string]any
+	// ResourceSource, when set, says where a resource of Resources came
+	// from (a file, an input item) for messages; the adapter that
+	// collected the resources knows where they were recorded.
+	ResourceSource func(obj map[string]any) string
 }
 
 // plans returns the plans to render.

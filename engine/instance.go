@@ -71,7 +71,7 @@ func newInstance(req Request) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	resources, err := definedResources(b, req.Resources)
+	resources, err := definedResources(b, req.Resources, req.ResourceSource)
 	if err != nil {
 		return nil, err
 	}
@@ -283,8 +283,8 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 
 // definedResources validates the resources of the framework's definitions
 // and groups them for templates; a framework without definitions accepts
-// none.
-func definedResources(b *bundle.Bundle, resources []map[string]any) (map[string][]any, error) {
+// none. source says where a resource came from (nil: unknown).
+func definedResources(b *bundle.Bundle, resources []map[string]any, source func(map[string]any) string) (map[string][]any, error) {
 	if len(b.Definitions) == 0 {
 		if len(resources) > 0 {
 			return nil, fmt.Errorf("%d resource(s) given, but %s has no resource definitions (definitions/)", len(resources), b.ID())
@@ -295,5 +295,5 @@ func definedResources(b *bundle.Bundle, resources []map[string]any) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	return schema.Resources(b.Name, defs, resources)
+	return schema.Resources(b.Name, defs, resources, source)
 }

@@ -147,6 +147,7 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		if err != nil {
 			return nil, nil, err
 		}
+		req.ResourceSource = resourceSource
 		// Input items of the framework's resource definitions
 		// (<framework>.kudorender.dev) are resources too; they stay in the
 		// output as they are.
@@ -166,9 +167,30 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		if err != nil {
 			return nil, nil, &itemError{item: inst, err: err}
 		}
+		req.ResourceSource = resourceSource
 		reqs = append(reqs, req)
 	}
 	return reqs, kept, nil
+}
+
+// resourceSource says where a resource came from, as KRM orchestrators
+// (kpt, kustomize) record it on input items: the path of
+// config.kubernetes.io/path (else internal.config.kubernetes.io/path),
+// with the index of config.kubernetes.io/index when it is not 0.
+func resourceSource(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	ann, _ := meta["annotations"].(map[string]any)
+	p, _ := ann[string(kioutil.LegacyPathAnnotation)].(string)
+	if p == "" {
+		p, _ = ann[string(kioutil.PathAnnotation)].(string)
+	}
+	if p == "" {
+		return ""
+	}
+	if idx, _ := ann[string(kioutil.LegacyIndexAnnotation)].(string); idx != "" && idx != "0" {
+		return p + " #" + idx
+	}
+	return p
 }
 
 // render renders the requests, resolves the references of input items

@@ -94,3 +94,29 @@ func TestKRMProcessedUntouched(t *testing.T) {
 		t.Error("a changed input did not re-render")
 	}
 }
+
+// TestResourceSource: a resource's source is where the orchestrator says
+// the input item came from.
+func TestResourceSource(t *testing.T) {
+	cases := map[string]struct {
+		reason      string
+		annotations map[string]any
+		want        string
+	}{
+		"Path":         {reason: "config.kubernetes.io/path alone.", annotations: map[string]any{"config.kubernetes.io/path": "topics.yaml"}, want: "topics.yaml"},
+		"PathAndIndex": {reason: "The index follows the path.", annotations: map[string]any{"config.kubernetes.io/path": "topics.yaml", "config.kubernetes.io/index": "2"}, want: "topics.yaml #2"},
+		"IndexZero":    {reason: "Index 0 is left out.", annotations: map[string]any{"config.kubernetes.io/path": "topics.yaml", "config.kubernetes.io/index": "0"}, want: "topics.yaml"},
+		"Internal":     {reason: "internal.config.kubernetes.io/path when the other is absent.", annotations: map[string]any{"internal.config.kubernetes.io/path": "a/b.yaml"}, want: "a/b.yaml"},
+		"Both":         {reason: "config.kubernetes.io/path wins.", annotations: map[string]any{"internal.config.kubernetes.io/path": "a.yaml", "config.kubernetes.io/path": "b.yaml"}, want: "b.yaml"},
+		"IndexOnly":    {reason: "An index without a path says nothing.", annotations: map[string]any{"config.kubernetes.io/index": "3"}},
+		"None":         {reason: "No annotations.", annotations: nil},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			obj := map[string]any{"metadata": map[string]any{"name": "x", "annotations": tc.annotations}}
+			if got := resourceSource(obj); got != tc.want {
+				t.Errorf("%s\nresourceSource(%v) = %q, want %q", tc.reason, tc.annotations, got, tc.want)
+			}
+		})
+	}
+}

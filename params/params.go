@@ -82,59 +82,71 @@ func Resolve(defs []*bundle.Param, values map[string]any) (Values, error) {
 		}
 		defined[p.Name] = true
 		names = append(names, p.Name)
-
-		typ := p.Type
-		if typ == "" {
-			typ = bundle.TypeString
-		}
-		if !knownType(typ) {
-			violations = append(violations, Violation{Param: p.Name, Msg: fmt.Sprintf(
-				"has unknown type %q (want string, integer, number, boolean, array or map)", string(p.Type))})
-			continue
-		}
-
 		raw, given := values[p.Name]
-		if given && raw == nil && (typ == bundle.TypeArray || typ == bundle.TypeMap) {
-			out[p.Name] = nil // an explicit null: KUDO's "null" text
-			continue
-		}
-		if s, ok := raw.(string); given && ok && s == "" && typ != bundle.TypeArray && typ != bundle.TypeMap {
-			// KUDO takes an empty value as it is, without checking its
-			// type or enum, unless the parameter needs a value.
-			if p.NeedsValue() {
-				violations = append(violations, Violation{Param: p.Name, Msg: "is required (the value is empty)"})
-				continue
-			}
-			out[p.Name] = ""
-			continue
-		}
-		fromDefault := false
-		if !given || raw == nil {
-			if p.Default == nil {
-				if p.NeedsValue() {
-					violations = append(violations, Violation{Param: p.Name, Msg: "is required"})
-					continue
-				}
-				out[p.Name] = zero(typ)
-				continue
-			}
-			raw, fromDefault = p.Default, true
-		}
-
-		v, msg := convert(typ, raw)
-		if msg == "" && len(p.Enum) > 0 {
-			msg = checkEnum(v, p.Enum)
-		}
-		if msg != "" {
-			if fromDefault {
-				msg = "default " + msg
-			}
-			violations = append(violations, Violation{Param: p.Name, Msg: msg, Default: fromDefault})
+		v, viol := resolveParam(p, raw, given)
+		if viol != nil {
+			violations = append(violations, *viol)
 			continue
 		}
 		out[p.Name] = v
 	}
+	violations = append(violations, undefinedParams(values, defined, names)...)
 
+	if len(violations) > 0 {
+		return nil, &Error{Violations: violations}
+	}
+	return out, nil
+}
+
+// resolveParam is the value of the parameter p, given (raw) or not, or
+// the violation that keeps it from having one.
+func resolveParam(p *bundle.Param, raw any, given bool) (any, *Violation) {
+	typ := p.Type
+	if typ == "" {
+		typ = bundle.TypeString
+	}
+	if !knownType(typ) {
+		return nil, &Violation{Param: p.Name, Msg: fmt.Sprintf(
+			"has unknown type %q (want string, integer, number, boolean, array or map)", string(p.Type))}
+	}
+	if given && raw == nil && (typ == bundle.TypeArray || typ == bundle.TypeMap) {
+		return nil, nil // an explicit null: KUDO's "null" text
+	}
+	if s, ok := raw.(string); given && ok && s == "" && typ != bundle.TypeArray && typ != bundle.TypeMap {
+		// KUDO takes an empty value as it is, without checking its
+		// type or enum, unless the parameter needs a value.
+		if p.NeedsValue() {
+			return nil, &Violation{Param: p.Name, Msg: "is required (the value is empty)"}
+		}
+		return "", nil
+	}
+	fromDefault := false
+	if !given || raw == nil {
+		if p.Default == nil {
+			if p.NeedsValue() {
+				return nil, &Violation{Param: p.Name, Msg: "is required"}
+			}
+			return zero(typ), nil
+		}
+		raw, fromDefault = p.Default, true
+	}
+
+	v, msg := convert(typ, raw)
+	if msg == "" && len(p.Enum) > 0 {
+		msg = checkEnum(v, p.Enum)
+	}
+	if msg != "" {
+		if fromDefault {
+			msg = "default " + msg
+		}
+		return nil, &Violation{Param: p.Name, Msg: msg, Default: fromDefault}
+	}
+	return v, nil
+}
+
+// undefinedParams are the violations of the values that no definition
+// names, sorted, with a suggestion among names when one is close.
+func undefinedParams(values map[string]any, defined map[string]bool, names []string) []Violation {
 	var undefined []string
 	for name := range values {
 		if !defined[name] {
@@ -142,6 +154,7 @@ func Resolve(defs []*bundle.Param, values map[string]any) (Values, error) {
 		}
 	}
 	slices.Sort(undefined)
+	var violations []Violation
 	for _, name := range undefined {
 		msg := "is not defined by the package"
 		if s, ok := Suggest(name, names); ok {
@@ -149,11 +162,7 @@ func Resolve(defs []*bundle.Param, values map[string]any) (Values, error) {
 		}
 		violations = append(violations, Violation{Param: name, Msg: msg})
 	}
-
-	if len(violations) > 0 {
-		return nil, &Error{Violations: violations}
-	}
-	return out, nil
+	return violations
 }
 
 func knownType(t bundle.ParamType) bool {

@@ -183,88 +183,21 @@ type resolver struct {
 // Composables. It returns the resolver, for its kind table.
 func resolve(objs, lookup []*object.Object, origins map[*object.Object]string, opts Options) (*resolver, error) {
 	r := &resolver{opts: opts, paths: map[string]*compiledPath{}}
-	seen := map[*object.Object]bool{}
-	add := func(o *object.Object, emit bool) {
-		if o == nil || seen[o] {
-			return
-		}
-		seen[o] = true
-		r.docs = append(r.docs, &doc{orig: o, work: o.Map, emit: emit, origin: origins[o]})
-	}
-	for _, o := range objs {
-		add(o, true)
-	}
-	for _, o := range lookup {
-		add(o, false)
-	}
+	r.addDocs(objs, lookup, origins)
 	for _, d := range r.docs {
 		r.scan(d)
 	}
 	if err := r.err(); err != nil {
 		return nil, err
 	}
-
-	// Phase 1: references in identifying fields (apiVersion, kind,
-	// metadata.name, metadata.namespace, metadata.labels, the names and
-	// scope of a CRD) of objs, against the objects whose identifying fields
-	// hold no reference. Those of lookup objects are not resolved: a lookup
-	// object is found by its identifying fields as they are.
-	var static []*doc
-	for _, d := range r.docs {
-		if !d.identity {
-			static = append(static, d)
-		}
-	}
-	if len(static) < len(r.docs) {
-		r.index(static)
-		for _, d := range r.docs {
-			if !d.emit {
-				continue // lookup objects are found by their identity as written
-			}
-			for _, x := range d.refs {
-				if identityField(x.path, d.crd) {
-					_ = r.resolveRef(x)
-				}
-			}
-		}
-		if err := r.err(); err != nil {
-			return nil, err
-		}
-	}
-
-	// Phase 2: every other reference of objs, against all objects; those of
-	// lookup objects only when something reads them.
-	r.index(r.docs)
-	for _, d := range r.docs {
-		if !d.emit {
-			continue
-		}
-		for _, x := range d.refs {
-			_ = r.resolveRef(x)
-		}
-	}
-	if err := r.err(); err != nil {
+	if err := r.resolveIdentities(); err != nil {
 		return nil, err
 	}
-
-	var warnings []string
-	for _, d := range r.docs {
-		if !d.emit || isSecret(d.gk) {
-			continue
-		}
-		for _, x := range d.refs {
-			if x.secret == nil {
-				continue
-			}
-			e := &SecretCopyError{Ref: r.where(x), Secret: r.describe(x.secret)}
-			if opts.FailOnSecretCopy {
-				r.errs = append(r.errs, e)
-			} else {
-				warnings = append(warnings, e.Error())
-			}
-		}
+	if err := r.resolveOthers(); err != nil {
+		return nil, err
 	}
-	if err := r.err(); err != nil {
+	warnings, err := r.secretCopies()
+	if err != nil {
 		return nil, err
 	}
 	for _, d := range r.docs {
@@ -279,6 +212,93 @@ func resolve(objs, lookup []*object.Object, origins map[*object.Object]string, o
 		}
 	}
 	return r, nil
+}
+
+// addDocs adds the objects of objs (written back) and lookup (read only),
+// each once, with their origins.
+func (r *resolver) addDocs(objs, lookup []*object.Object, origins map[*object.Object]string) {
+	seen := map[*object.Object]bool{}
+	add := func(o *object.Object, emit bool) {
+		if o == nil || seen[o] {
+			return
+		}
+		seen[o] = true
+		r.docs = append(r.docs, &doc{orig: o, work: o.Map, emit: emit, origin: origins[o]})
+	}
+	for _, o := range objs {
+		add(o, true)
+	}
+	for _, o := range lookup {
+		add(o, false)
+	}
+}
+
+// resolveIdentities is phase 1: references in identifying fields
+// (apiVersion, kind, metadata.name, metadata.namespace, metadata.labels,
+// the names and scope of a CRD) of objs, against the objects whose
+// identifying fields hold no reference. Those of lookup objects are not
+// resolved: a lookup object is found by its identifying fields as they
+// are.
+func (r *resolver) resolveIdentities() error {
+	var static []*doc
+	for _, d := range r.docs {
+		if !d.identity {
+			static = append(static, d)
+		}
+	}
+	if len(static) == len(r.docs) {
+		return nil
+	}
+	r.index(static)
+	for _, d := range r.docs {
+		if !d.emit {
+			continue // lookup objects are found by their identity as written
+		}
+		for _, x := range d.refs {
+			if identityField(x.path, d.crd) {
+				_ = r.resolveRef(x)
+			}
+		}
+	}
+	return r.err()
+}
+
+// resolveOthers is phase 2: every other reference of objs, against all
+// objects; those of lookup objects only when something reads them.
+func (r *resolver) resolveOthers() error {
+	r.index(r.docs)
+	for _, d := range r.docs {
+		if !d.emit {
+			continue
+		}
+		for _, x := range d.refs {
+			_ = r.resolveRef(x)
+		}
+	}
+	return r.err()
+}
+
+// secretCopies finds the values copied out of a Secret into another
+// object of objs: warnings, or errors with Options.FailOnSecretCopy.
+func (r *resolver) secretCopies() ([]string, error) {
+	var warnings []string
+	for _, d := range r.docs {
+		if !d.emit || isSecret(d.gk) {
+			continue
+		}
+		for _, x := range d.refs {
+			if x.secret == nil {
+				continue
+			}
+			e := &SecretCopyError{Ref: r.where(x), Secret: r.describe(x.secret)}
+			if r.opts.FailOnSecretCopy {
+				r.errs = append(r.errs, e)
+			} else {
+				warnings = append(warnings, e.Error())
+			}
+		}
+	}
+	return warnings, r.err()
 }
 
 func (r *resolver) err() error {

@@ -46,6 +46,29 @@ func parseSpec(raw any, paths map[string]*compiledPath) (*spec, string) {
 	if !ok {
 		return nil, fmt.Sprintf("getValueFrom must be a mapping, got %s", describe(raw))
 	}
+	if msg := checkSpecFields(m); msg != "" {
+		return nil, msg
+	}
+	s := &spec{}
+	if msg := s.parseTarget(m); msg != "" {
+		return nil, msg
+	}
+	if msg := s.parsePath(m, paths); msg != "" {
+		return nil, msg
+	}
+	if msg := s.parseTransformers(m); msg != "" {
+		return nil, msg
+	}
+	s.def, s.hasDefault = m[fieldDefault]
+	if hasRef(s.def, seg{}, false) {
+		return nil, "defaultValue cannot hold a getValueFrom"
+	}
+	return s, ""
+}
+
+// checkSpecFields reports the fields of m that a getValueFrom does not
+// have.
+func checkSpecFields(m map[string]any) string {
 	var unknown []string
 	for k := range m {
 		if !slices.Contains(specFields, k) {
@@ -54,101 +77,126 @@ func parseSpec(raw any, paths map[string]*compiledPath) (*spec, string) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Sprintf("unknown field %s (known fields: %s)", strings.Join(unknown, ", "), strings.Join(specFields, ", "))
+		return fmt.Sprintf("unknown field %s (known fields: %s)", strings.Join(unknown, ", "), strings.Join(specFields, ", "))
 	}
-	s := &spec{}
-	str := func(f string, required bool) (string, string) {
-		v, present := m[f]
-		if !present {
-			if required {
-				return "", f + " is required"
-			}
-			return "", ""
+	return ""
+}
+
+// specString reads the string field f of m: absent ("" or, when
+// required, an error), a string, not empty.
+func specString(m map[string]any, f string, required bool) (string, string) {
+	v, present := m[f]
+	if !present {
+		if required {
+			return "", f + " is required"
 		}
-		t, ok := v.(string)
-		if !ok {
-			return "", fmt.Sprintf("%s must be a string, got %s", f, describe(v))
-		}
-		if t == "" {
-			return "", f + " is empty"
-		}
-		return t, ""
+		return "", ""
 	}
+	t, ok := v.(string)
+	if !ok {
+		return "", fmt.Sprintf("%s must be a string, got %s", f, describe(v))
+	}
+	if t == "" {
+		return "", f + " is empty"
+	}
+	return t, ""
+}
+
+// parseTarget reads what selects the object: kind, apiVersion, name,
+// namespace and labels (exactly one of name and labels).
+func (s *spec) parseTarget(m map[string]any) string {
 	var msg string
-	if s.kind, msg = str(fieldKind, true); msg != "" {
-		return nil, msg
+	if s.kind, msg = specString(m, fieldKind, true); msg != "" {
+		return msg
 	}
-	if s.apiVersion, msg = str(fieldAPIVersion, false); msg != "" {
-		return nil, msg
+	if s.apiVersion, msg = specString(m, fieldAPIVersion, false); msg != "" {
+		return msg
 	}
 	if s.apiVersion != "" {
 		g, v, found := strings.Cut(s.apiVersion, "/")
 		if (found && (g == "" || v == "" || strings.Contains(v, "/"))) || strings.ContainsAny(s.apiVersion, " \t") {
-			return nil, fmt.Sprintf("apiVersion %q is not <group>/<version> or <version>", s.apiVersion)
+			return fmt.Sprintf("apiVersion %q is not <group>/<version> or <version>", s.apiVersion)
 		}
 	}
-	if s.name, msg = str(fieldName, false); msg != "" {
-		return nil, msg
+	if s.name, msg = specString(m, fieldName, false); msg != "" {
+		return msg
 	}
-	if s.namespace, msg = str(fieldNamespace, false); msg != "" {
-		return nil, msg
+	if s.namespace, msg = specString(m, fieldNamespace, false); msg != "" {
+		return msg
 	}
 	if lv, present := m[fieldLabels]; present {
-		lm, ok := lv.(map[string]any)
-		if !ok {
-			return nil, fmt.Sprintf("labels must be a mapping of label names to values, got %s", describe(lv))
-		}
-		if len(lm) == 0 {
-			return nil, "labels is empty"
-		}
-		s.labels = make(map[string]string, len(lm))
-		for k, v := range lm {
-			t, ok := v.(string)
-			if !ok {
-				return nil, fmt.Sprintf("labels.%s must be a string, got %s (quote it)", k, describe(v))
-			}
-			s.labels[k] = t
+		if s.labels, msg = parseLabels(lv); msg != "" {
+			return msg
 		}
 	}
 	switch {
 	case s.name != "" && s.labels != nil:
-		return nil, "name and labels are both set; set exactly one of them"
+		return "name and labels are both set; set exactly one of them"
 	case s.name == "" && s.labels == nil:
-		return nil, "neither name nor labels is set; set exactly one of them"
+		return "neither name nor labels is set; set exactly one of them"
 	}
-	p, msg := str(fieldPath, true)
+	return ""
+}
+
+// parseLabels reads the labels field: a non-empty mapping of strings.
+func parseLabels(lv any) (map[string]string, string) {
+	lm, ok := lv.(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("labels must be a mapping of label names to values, got %s", describe(lv))
+	}
+	if len(lm) == 0 {
+		return nil, "labels is empty"
+	}
+	labels := make(map[string]string, len(lm))
+	for k, v := range lm {
+		t, ok := v.(string)
+		if !ok {
+			return nil, fmt.Sprintf("labels.%s must be a string, got %s (quote it)", k, describe(v))
+		}
+		labels[k] = t
+	}
+	return labels, ""
+}
+
+// parsePath reads the required path, compiling it once per text (paths
+// caches the compiled ones).
+func (s *spec) parsePath(m map[string]any, paths map[string]*compiledPath) string {
+	p, msg := specString(m, fieldPath, true)
 	if msg != "" {
-		return nil, msg
+		return msg
 	}
 	if s.path = paths[p]; s.path == nil {
 		cp, msg := compilePath(p)
 		if msg != "" {
-			return nil, msg
+			return msg
 		}
 		paths[p], s.path = cp, cp
 	}
-	if tv, present := m[fieldTransformers]; present {
-		list, ok := tv.([]any)
+	return ""
+}
+
+// parseTransformers reads format-transformers: a list of known names.
+func (s *spec) parseTransformers(m map[string]any) string {
+	tv, present := m[fieldTransformers]
+	if !present {
+		return ""
+	}
+	list, ok := tv.([]any)
+	if !ok {
+		return fmt.Sprintf("format-transformers must be a list of names, got %s", describe(tv))
+	}
+	for i, n := range list {
+		name, ok := n.(string)
 		if !ok {
-			return nil, fmt.Sprintf("format-transformers must be a list of names, got %s", describe(tv))
+			return fmt.Sprintf("format-transformers[%d] must be a name, got %s", i, describe(n))
 		}
-		for i, n := range list {
-			name, ok := n.(string)
-			if !ok {
-				return nil, fmt.Sprintf("format-transformers[%d] must be a name, got %s", i, describe(n))
-			}
-			tr, ok := transformers[name]
-			if !ok {
-				return nil, fmt.Sprintf("format-transformers[%d]: unknown transformer %q (known: %s)", i, name, strings.Join(transformerNames, ", "))
-			}
-			s.transformers = append(s.transformers, transformer{name: name, fn: tr})
+		tr, ok := transformers[name]
+		if !ok {
+			return fmt.Sprintf("format-transformers[%d]: unknown transformer %q (known: %s)", i, name, strings.Join(transformerNames, ", "))
 		}
+		s.transformers = append(s.transformers, transformer{name: name, fn: tr})
 	}
-	s.def, s.hasDefault = m[fieldDefault]
-	if hasRef(s.def, seg{}, false) {
-		return nil, "defaultValue cannot hold a getValueFrom"
-	}
-	return s, ""
+	return ""
 }
 
 // compiledPath is a parsed JSONPath and the fixed part it starts with.

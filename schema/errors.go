@@ -19,10 +19,8 @@ type Violation struct {
 	// "<Kind>/<metadata.name>" (or "resources[<index>]" when it has no
 	// usable name); empty for parameters.
 	Resource string
-	// Source is where the resource came from, when known: the path that
-	// KRM orchestrators record in the config.kubernetes.io/path (or
-	// internal.config.kubernetes.io/path) annotation, with the index of
-	// config.kubernetes.io/index when there is one.
+	// Source is where the resource came from, when known: what the
+	// source function given to [Resources] says (a file, an input item).
 	Source string
 }
 

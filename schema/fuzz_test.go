@@ -62,7 +62,7 @@ func FuzzLoadDefinitions(f *testing.F) {
 				})
 			}
 			if loadErr == nil {
-				_, resErr = Resources("f", defs, res)
+				_, resErr = Resources("f", defs, res, nil)
 			}
 		})
 		if loadErr != nil {

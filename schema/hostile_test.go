@@ -285,7 +285,7 @@ func TestHostileResources(t *testing.T) {
 			"apiVersion": "kafka.kudorender.dev/v1", "kind": "Topic",
 			"metadata": map[string]any{"name": "bomb"},
 			"spec":     map[string]any{"x": nested(50)},
-		}})
+		}}, nil)
 	})
 	want := []Violation{{Resource: "Topic/bomb", Pointer: "/spec", Message: fmt.Sprintf(
 		"validation stopped after %d subschema evaluations: the schema is too complex for this value (references that multiply at every level?)", BaseEvaluations+EvaluationsPerNode*52)}}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/kudo-render/kudo-render/params"
 	"io"
 	"math"
 	"reflect"
@@ -15,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/params"
 )
 
 // Limits on schemas and values. Schemas come from other teams: these keep
@@ -52,96 +53,136 @@ var jsonNumberRE = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][
 // are errors (which one would win is a matter of the reader). Errors carry
 // the line.
 func decodeJSON(data []byte, maxDepth int) (any, error) {
-	type frame struct {
-		obj    map[string]any
-		arr    []any
-		isObj  bool
-		key    string
-		hasKey bool
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	lineAt := func(off int64) int {
-		if off > int64(len(data)) {
-			off = int64(len(data))
-		}
-		return 1 + bytes.Count(data[:off], []byte("\n"))
-	}
-	fail := func(format string, args ...any) error {
-		return &lineError{Line: lineAt(dec.InputOffset()), Msg: fmt.Sprintf(format, args...)}
-	}
-
-	var stack []*frame
-	var root any
-	done := false
-	emit := func(v any) {
-		if len(stack) == 0 {
-			root, done = v, true
-			return
-		}
-		top := stack[len(stack)-1]
-		if top.isObj {
-			top.obj[top.key] = v
-			top.hasKey = false
-			return
-		}
-		top.arr = append(top.arr, v)
-	}
-	for !done {
-		tok, err := dec.Token()
+	d := &jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), maxDepth: maxDepth}
+	d.dec.UseNumber()
+	for !d.done {
+		tok, err := d.dec.Token()
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				if len(stack) == 0 {
-					return nil, errors.New("empty document")
-				}
-				return nil, fail("unexpected end of JSON")
-			}
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				return nil, &lineError{Line: lineAt(se.Offset), Msg: se.Error()}
-			}
-			return nil, fail("%v", err)
+			return nil, d.tokenError(err)
 		}
-		if len(stack) > 0 {
-			if top := stack[len(stack)-1]; top.isObj && !top.hasKey {
-				if d, ok := tok.(json.Delim); ok && d == '}' {
-					stack = stack[:len(stack)-1]
-					emit(top.obj)
-					continue
-				}
-				key, _ := tok.(string) // the decoder only yields strings here
-				if _, dup := top.obj[key]; dup {
-					return nil, fail("duplicate key %q", key)
-				}
-				top.key, top.hasKey = key, true
-				continue
-			}
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{', '[':
-				if len(stack) >= maxDepth {
-					return nil, fail("nested deeper than %d levels", maxDepth)
-				}
-				if t == '{' {
-					stack = append(stack, &frame{obj: map[string]any{}, isObj: true})
-				} else {
-					stack = append(stack, &frame{arr: []any{}})
-				}
-			case ']':
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				emit(top.arr)
-			}
-		default:
-			emit(t)
+		if err := d.add(tok); err != nil {
+			return nil, err
 		}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fail("unexpected data after the JSON value")
+	if _, err := d.dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, d.fail("unexpected data after the JSON value")
 	}
-	return root, nil
+	return d.root, nil
+}
+
+// jsonFrame is an object or array that decodeJSON is filling.
+type jsonFrame struct {
+	obj    map[string]any
+	arr    []any
+	isObj  bool
+	key    string
+	hasKey bool
+}
+
+// jsonDecoder is the state of one decodeJSON: the open objects and arrays
+// and, once done, the document.
+type jsonDecoder struct {
+	data     []byte
+	dec      *json.Decoder
+	maxDepth int
+	stack    []*jsonFrame
+	root     any
+	done     bool
+}
+
+// lineAt is the line of the byte offset off.
+func (d *jsonDecoder) lineAt(off int64) int {
+	if off > int64(len(d.data)) {
+		off = int64(len(d.data))
+	}
+	return 1 + bytes.Count(d.data[:off], []byte("\n"))
+}
+
+// fail is an error at the decoder's current line.
+func (d *jsonDecoder) fail(format string, args ...any) error {
+	return &lineError{Line: d.lineAt(d.dec.InputOffset()), Msg: fmt.Sprintf(format, args...)}
+}
+
+// tokenError is the error for a token that could not be read.
+func (d *jsonDecoder) tokenError(err error) error {
+	if errors.Is(err, io.EOF) {
+		if len(d.stack) == 0 {
+			return errors.New("empty document")
+		}
+		return d.fail("unexpected end of JSON")
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &lineError{Line: d.lineAt(se.Offset), Msg: se.Error()}
+	}
+	return d.fail("%v", err)
+}
+
+// emit puts a complete value into the innermost open object or array, or
+// makes it the document.
+func (d *jsonDecoder) emit(v any) {
+	if len(d.stack) == 0 {
+		d.root, d.done = v, true
+		return
+	}
+	top := d.stack[len(d.stack)-1]
+	if top.isObj {
+		top.obj[top.key] = v
+		top.hasKey = false
+		return
+	}
+	top.arr = append(top.arr, v)
+}
+
+// add takes one token: an object's key or end, a delimiter or a scalar.
+func (d *jsonDecoder) add(tok json.Token) error {
+	if len(d.stack) > 0 {
+		if top := d.stack[len(d.stack)-1]; top.isObj && !top.hasKey {
+			return d.key(top, tok)
+		}
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		return d.delim(t)
+	default:
+		d.emit(t)
+	}
+	return nil
+}
+
+// key takes the token where top, an object, expects a key or its end.
+func (d *jsonDecoder) key(top *jsonFrame, tok json.Token) error {
+	if delim, ok := tok.(json.Delim); ok && delim == '}' {
+		d.stack = d.stack[:len(d.stack)-1]
+		d.emit(top.obj)
+		return nil
+	}
+	key, _ := tok.(string) // the decoder only yields strings here
+	if _, dup := top.obj[key]; dup {
+		return d.fail("duplicate key %q", key)
+	}
+	top.key, top.hasKey = key, true
+	return nil
+}
+
+// delim opens an object or array (within maxDepth) or closes an array.
+func (d *jsonDecoder) delim(t json.Delim) error {
+	switch t {
+	case '{', '[':
+		if len(d.stack) >= d.maxDepth {
+			return d.fail("nested deeper than %d levels", d.maxDepth)
+		}
+		if t == '{' {
+			d.stack = append(d.stack, &jsonFrame{obj: map[string]any{}, isObj: true})
+		} else {
+			d.stack = append(d.stack, &jsonFrame{arr: []any{}})
+		}
+	case ']':
+		top := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		d.emit(top.arr)
+	}
+	return nil
 }
 
 // lineError is a decoding problem at a line.
@@ -199,58 +240,97 @@ func (w *walker) toJSON(v any, ptr string, depth int) (any, error) {
 	case uint64:
 		return json.Number(strconv.FormatUint(t, 10)), nil
 	case []any:
-		if depth >= w.maxDepth {
-			return nil, &pathError{ptr, fmt.Errorf("%w: more than %d levels", errTooDeep, w.maxDepth)}
-		}
-		out := make([]any, len(t))
-		for i, e := range t {
-			c, err := w.toJSON(e, ptr+"/"+strconv.Itoa(i), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
+		return w.arrayToJSON(t, ptr, depth)
 	case map[string]any:
-		if depth >= w.maxDepth {
-			return nil, &pathError{ptr, fmt.Errorf("%w: more than %d levels", errTooDeep, w.maxDepth)}
-		}
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			c, err := w.toJSON(e, ptr+"/"+escapePtr(k), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
-		}
-		return out, nil
+		return w.objectToJSON(t, ptr, depth)
 	case map[any]any:
-		if depth >= w.maxDepth {
-			return nil, &pathError{ptr, fmt.Errorf("%w: more than %d levels", errTooDeep, w.maxDepth)}
-		}
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			ks, ok := scalarText(k)
-			if !ok {
-				return nil, &pathError{ptr, fmt.Errorf("has a key of type %T: JSON keys are strings", k)}
-			}
-			if _, dup := out[ks]; dup {
-				return nil, &pathError{ptr, fmt.Errorf("has the key %q twice", ks)}
-			}
-			c, err := w.toJSON(e, ptr+"/"+escapePtr(ks), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[ks] = c
-		}
-		return out, nil
+		return w.anyMapToJSON(t, ptr, depth)
 	case json.RawMessage:
-		d, err := decodeJSON(t, w.maxDepth-depth)
-		if err != nil {
-			return nil, &pathError{ptr, err}
-		}
-		return w.toJSON(d, ptr, depth)
+		return w.rawToJSON(t, ptr, depth)
 	}
+	return w.reflectToJSON(v, ptr, depth)
+}
+
+// tooDeep is the error for an object or array at depth, or nil when it
+// is within maxDepth.
+func (w *walker) tooDeep(ptr string, depth int) error {
+	if depth >= w.maxDepth {
+		return &pathError{ptr, fmt.Errorf("%w: more than %d levels", errTooDeep, w.maxDepth)}
+	}
+	return nil
+}
+
+// arrayToJSON converts the elements of an array.
+func (w *walker) arrayToJSON(t []any, ptr string, depth int) (any, error) {
+	if err := w.tooDeep(ptr, depth); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(t))
+	for i, e := range t {
+		c, err := w.toJSON(e, ptr+"/"+strconv.Itoa(i), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// objectToJSON converts the values of an object.
+func (w *walker) objectToJSON(t map[string]any, ptr string, depth int) (any, error) {
+	if err := w.tooDeep(ptr, depth); err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(t))
+	for k, e := range t {
+		c, err := w.toJSON(e, ptr+"/"+escapePtr(k), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = c
+	}
+	return out, nil
+}
+
+// anyMapToJSON converts a map with scalar keys (as YAML decoders give)
+// into an object; keys that are not scalars or that collide as text are
+// errors.
+func (w *walker) anyMapToJSON(t map[any]any, ptr string, depth int) (any, error) {
+	if err := w.tooDeep(ptr, depth); err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(t))
+	for k, e := range t {
+		ks, ok := scalarText(k)
+		if !ok {
+			return nil, &pathError{ptr, fmt.Errorf("has a key of type %T: JSON keys are strings", k)}
+		}
+		if _, dup := out[ks]; dup {
+			return nil, &pathError{ptr, fmt.Errorf("has the key %q twice", ks)}
+		}
+		c, err := w.toJSON(e, ptr+"/"+escapePtr(ks), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[ks] = c
+	}
+	return out, nil
+}
+
+// rawToJSON decodes JSON text (within the depth left) and converts the
+// result.
+func (w *walker) rawToJSON(data []byte, ptr string, depth int) (any, error) {
+	d, err := decodeJSON(data, w.maxDepth-depth)
+	if err != nil {
+		return nil, &pathError{ptr, err}
+	}
+	return w.toJSON(d, ptr, depth)
+}
+
+// reflectToJSON converts the values of other types: named scalar types by
+// their kind, anything else (structs, typed maps and slices) through its
+// JSON form.
+func (w *walker) reflectToJSON(v any, ptr string, depth int) (any, error) {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.String:
@@ -264,17 +344,11 @@ func (w *walker) toJSON(v any, ptr string, depth int) (any, error) {
 	case reflect.Float32, reflect.Float64:
 		return floatNumber(rv.Float(), ptr)
 	}
-	// Anything else (structs, typed maps and slices) goes through its JSON
-	// form.
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, &pathError{ptr, fmt.Errorf("cannot be represented in JSON: %v", err)}
 	}
-	d, err := decodeJSON(b, w.maxDepth-depth)
-	if err != nil {
-		return nil, &pathError{ptr, err}
-	}
-	return w.toJSON(d, ptr, depth)
+	return w.rawToJSON(b, ptr, depth)
 }
 
 func floatNumber(f float64, ptr string) (any, error) {

@@ -22,6 +22,15 @@ func resourcesYAML(t *testing.T, docs ...string) []map[string]any {
 	return out
 }
 
+// annotatedSource is a source function for tests: the annotation
+// example.com/source.
+func annotatedSource(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	ann, _ := meta["annotations"].(map[string]any)
+	s, _ := ann["example.com/source"].(string)
+	return s
+}
+
 func TestResources(t *testing.T) {
 	defs := loadTestDefinitions(t)
 	type want struct {
@@ -45,7 +54,7 @@ func TestResources(t *testing.T) {
 		"SeveralViolations": {
 			reason: "Every violation of every resource is reported, with the resource, its source and the JSON pointer inside it.",
 			resources: []string{
-				`{apiVersion: kafka.kudorender.dev/v1, kind: Topic, metadata: {name: orders, annotations: {config.kubernetes.io/path: topics.yaml, config.kubernetes.io/index: '2'}},
+				`{apiVersion: kafka.kudorender.dev/v1, kind: Topic, metadata: {name: orders, annotations: {example.com/source: 'topics.yaml #2'}},
 				  spec: {topicName: Orders, partitions: "6", retention: 7 days, extra: 1}}`,
 				`{apiVersion: kafka.kudorender.dev/v1alpha1, kind: KafkaUser, metadata: {name: alice, namespace: data}, spec: {principal: al, email: alice}, status: {}}`,
 				`{apiVersion: kafka.kudorender.dev/v1, kind: Topic, metadata: {name: Bad_Name, uid: x}}`,
@@ -113,7 +122,7 @@ func TestResources(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := Resources("kafka", defs, resourcesYAML(t, tc.resources...))
+			got, err := Resources("kafka", defs, resourcesYAML(t, tc.resources...), annotatedSource)
 			if diff := cmp.Diff(tc.want.violations, violationsOf(t, err)); diff != "" {
 				t.Errorf("%s\nResources(...): -want violations, +got:\n%s", tc.reason, diff)
 			}

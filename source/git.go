@@ -472,60 +472,81 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 		}
 		return repo.Storer, nil
 	}
-	has := func(st *guardedStorage) bool {
-		_, err := object.GetCommit(st, want)
-		return err == nil
-	}
 	// A branch or tag just resolved: fetch its tip.
-	newStorage := func() *guardedStorage { return newGuardedStorage(limits.Current(), "the fetched pack") }
 	if res.Ref != "" {
-		st := newStorage()
+		st := newFetchStorage()
 		if err := f.fetch(ctx, t, st, []config.RefSpec{refSpec(res.Ref)}, 1); err != nil {
 			return nil, err
 		}
-		if !has(st) {
+		if !hasCommit(st, want) {
 			return nil, errMoved
 		}
 		return st, nil
 	}
-	// A commit SHA: ask for it directly, which servers allow when they
-	// advertise allow-reachable-sha1-in-want or allow-tip-sha1-in-want
-	// (GitHub, GitLab, Gitea, Bitbucket do).
-	st := newStorage()
-	err := f.fetch(ctx, t, st, []config.RefSpec{config.RefSpec(res.Commit + ":" + wantRef)}, 1)
+	if st, done, err := f.fetchBySHA(ctx, t, res); done {
+		return st, err
+	}
+	return f.searchCommit(ctx, t, res)
+}
+
+// newFetchStorage is an empty storage for a fetched pack, within the
+// current limits.
+func newFetchStorage() *guardedStorage {
+	return newGuardedStorage(limits.Current(), "the fetched pack")
+}
+
+// hasCommit reports whether st holds the commit want.
+func hasCommit(st *guardedStorage, want plumbing.Hash) bool {
+	_, err := object.GetCommit(st, want)
+	return err == nil
+}
+
+// fetchBySHA asks for the commit res.Commit directly, which servers allow
+// when they advertise allow-reachable-sha1-in-want or
+// allow-tip-sha1-in-want (GitHub, GitLab, Gitea, Bitbucket do). done is
+// false when the server does not serve it by SHA and it is worth
+// searching the refs.
+func (f *gitFetcher) fetchBySHA(ctx context.Context, t *target, res *Resolved) (st storer.EncodedObjectStorer, done bool, err error) {
+	gs := newFetchStorage()
+	err = f.fetch(ctx, t, gs, []config.RefSpec{config.RefSpec(res.Commit + ":" + wantRef)}, 1)
 	switch {
-	case err == nil && has(st):
-		return st, nil
+	case err == nil && hasCommit(gs, plumbing.NewHash(res.Commit)):
+		return gs, true, nil
 	case err == nil:
-		return nil, errorf(ErrNotFound, "commit %s not found", short(res.Commit))
+		return nil, true, errorf(ErrNotFound, "commit %s not found", short(res.Commit))
 	case !errors.Is(err, git.ErrExactSHA1NotSupported):
 		if msg, kind := describe(err, t.ep.host, false); kind != nil || !strings.Contains(msg, "not our ref") {
-			return nil, err
+			return nil, true, err
 		}
 		// The server refused this SHA: it does not exist, is not reachable
 		// from a branch or tag, or the server only serves tips
 		// (allow-tip-sha1-in-want). Searching every branch could be costly
 		// and is mostly vain: only a ref given with the commit is searched.
 		if t.ref == "" || t.refIsSHA {
-			return nil, errorf(ErrNotFound, "commit %s not found (the server refused it by SHA: it does not exist, or is not reachable from a branch or tag; if the server only serves branch tips, set ref to the branch that contains it)", short(res.Commit))
+			return nil, true, errorf(ErrNotFound, "commit %s not found (the server refused it by SHA: it does not exist, or is not reachable from a branch or tag; if the server only serves branch tips, set ref to the branch that contains it)", short(res.Commit))
 		}
 	}
-	// The server does not serve this commit by SHA. Is it a branch or tag tip?
+	return nil, false, nil
+}
+
+// searchCommit finds res.Commit, which the server does not serve by SHA:
+// as a branch or tag tip, else in the history of the given ref (or every
+// branch and tag), up to MaxDepth commits deep.
+func (f *gitFetcher) searchCommit(ctx context.Context, t *target, res *Resolved) (storer.EncodedObjectStorer, error) {
+	want := plumbing.NewHash(res.Commit)
 	refs, err := f.list(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	if name, ok := refs.tipOf(res.Commit); ok {
-		st := newStorage()
+		st := newFetchStorage()
 		if err := f.fetch(ctx, t, st, []config.RefSpec{refSpec(name)}, 1); err != nil {
 			return nil, err
 		}
-		if has(st) {
+		if hasCommit(st, want) {
 			return st, nil
 		}
 	}
-	// Else search the history of the given ref (or every branch and tag),
-	// up to MaxDepth commits deep.
 	specs := []config.RefSpec{"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"}
 	where := "any branch or tag"
 	if t.ref != "" && !t.refIsSHA {
@@ -535,12 +556,12 @@ func (f *gitFetcher) fetchCommit(ctx context.Context, t *target, res *Resolved) 
 		}
 		specs, where = []config.RefSpec{refSpec(name)}, describeRef(t.ref)
 	}
-	st = newStorage()
+	st := newFetchStorage()
 	for _, depth := range f.depths() {
 		if err := f.fetch(ctx, t, st, specs, depth); err != nil {
 			return nil, err
 		}
-		if has(st) {
+		if hasCommit(st, want) {
 			return st, nil
 		}
 		if shallow, err := st.Shallow(); err == nil && len(shallow) == 0 {

@@ -1,5 +1,6 @@
 // Package arch holds the tests of kudo-render's architecture: the core
 // stages never import an adapter, every package documents what it owns in
-// a doc.go, and every package of the core has a runnable Example of its
-// entry point. It has no code of its own.
+// a doc.go, every package of the core has a runnable Example of its
+// entry point, and no function is longer than 80 lines. It has no code of
+// its own.
 package arch
