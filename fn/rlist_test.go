@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -42,6 +43,36 @@ func splitItemsOf(t testing.TB, rl *resourceList) ([]any, any) {
 		}
 	}
 	return items, fc
+}
+
+// stringKeys turns every map into a map of string keys, a null key
+// into "".
+func stringKeys(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = stringKeys(e)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = stringKeys(e)
+		}
+		return out
+	case map[any]any:
+		out := map[string]any{}
+		for k, e := range x {
+			key := ""
+			if k != nil {
+				key = fmt.Sprint(k)
+			}
+			out[key] = stringKeys(e)
+		}
+		return out
+	}
+	return v
 }
 
 func TestReadResourceList(t *testing.T) {
@@ -149,6 +180,10 @@ func FuzzReadResourceList(f *testing.F) {
 			return // split read items the whole decoder refuses: items are checked one by one
 		}
 		gotItems, gotFC := splitItemsOf(t, rl)
+		// Objects are maps of string keys: a null key reads as "" in
+		// either decoding (go-yaml keeps it null in some contexts only).
+		whole.Items, _ = stringKeys(whole.Items).([]any)
+		gotItems, _ = stringKeys(gotItems).([]any)
 		if diff := cmp.Diff(whole.Items, gotItems, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("items -whole +split:\n%s\ninput:\n%q", diff, in)
 		}
