@@ -1,11 +1,13 @@
 // Package cmd is kudo-render's command line. It only wires commands:
-// render, verify, schema, lock, version, the Argo CD plugin's cmp
-// generate/parameters, and, without arguments, the KRM function. Each
+// render, verify, schema, lock, diff, graph, version, the Argo CD plugin's
+// cmp generate/parameters, and, without arguments, the KRM function. Each
 // command parses its flags and calls the adapters (package config for the
-// FunctionConfig, argocd, flux, fn) and the core (engine, verify).
+// FunctionConfig, argocd, flux, fn, review/diff, review/graph) and the core
+// (engine, verify).
 //
 // Everything a command prints goes through one output.Writer, written
 // once the whole result is known: on any error nothing reaches stdout (or
-// -o DIR), main prints the message on stderr and exits with status 1, and
+// -o DIR), main prints the message on stderr and exits with status 1 (diff:
+// 2, as 1 means "changes"; see ExitError), and
 // the --timeout watchdog can no longer fire once output has begun.
 package cmd
