@@ -80,14 +80,24 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 // KustomizationName is the name of the Kustomization of a step: the
 // instance, plan, phase and step, lower-cased, every other character
 // than a-z, 0-9 and '-' replaced by '-', cut to fit Kubernetes' 63
-// characters, then a hash of the step's exact identity. It depends on the
-// step alone: not on its wave, nor on other plans or steps, so it never
-// changes when plans or steps are added, and two steps never share one.
-// It changes only when the instance, plan, phase or step is renamed.
+// characters (the instance first, down to minInstance characters, so the
+// steps of a long instance name stay apart), then a hash of the step's
+// exact identity. It depends on the step alone: not on its wave, nor on
+// other plans or steps, so it never changes when plans or steps are
+// added, and two steps never share one. It changes only when the
+// instance, plan, phase or step is renamed.
 func KustomizationName(s engine.StepRef) string {
-	return hashed(dnsName(strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "-")),
-		strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "\x00"), 63)
+	const hashLen = 9 // "-" and 8 hex digits
+	inst, step := dnsName(s.Instance), dnsName(strings.Join([]string{s.Plan, s.Phase, s.Step}, "-"))
+	if over := len(inst) + 1 + len(step) - (63 - hashLen); over > 0 && len(inst) > minInstance {
+		inst = strings.TrimRight(inst[:max(minInstance, len(inst)-over)], "-")
+	}
+	return hashed(inst+"-"+step, strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "\x00"), 63)
 }
+
+// minInstance is how short KustomizationName cuts an instance name before
+// it cuts the step's.
+const minInstance = 24
 
 // hashed cuts name to leave room for "-" and 8 hex digits of the hash of
 // id, and appends them.

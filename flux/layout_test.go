@@ -92,3 +92,28 @@ func TestNamesDoNotChurn(t *testing.T) {
 		}
 	}
 }
+
+// TestKustomizationNameLongInstance: a long instance name is cut before
+// the step's part, so the steps stay apart in `flux get kustomizations`
+// (not only by their hash); names that fit are not cut.
+func TestKustomizationNameLongInstance(t *testing.T) {
+	long := "kafka-analytics-eu-west-1-production-tenant-abcdefg"
+	seen := map[string]bool{}
+	for _, st := range []string{"deploy-kafka-configuration", "deploy-kafka-service", "deploy-kafka-statefulset"} {
+		n := flux.KustomizationName(engine.StepRef{Instance: long, Plan: "deploy", Phase: "deploy", Step: st})
+		if len(n) > 63 || object.CheckLabel(n) != nil {
+			t.Errorf("%q: not a valid name", n)
+		}
+		readable := n[:len(n)-9]
+		if seen[readable] {
+			t.Errorf("%q: steps differ only by their hash", n)
+		}
+		seen[readable] = true
+		if !strings.HasPrefix(n, long[:24]) {
+			t.Errorf("%q: the instance is cut below 24 characters", n)
+		}
+	}
+	if n := flux.KustomizationName(engine.StepRef{Instance: "zk", Plan: "deploy", Phase: "main", Step: "app"}); !strings.HasPrefix(n, "zk-deploy-main-app-") || len(n) != len("zk-deploy-main-app-")+8 {
+		t.Errorf("a short name is cut: %q", n)
+	}
+}
