@@ -311,3 +311,49 @@ func TestJSONIsValid(t *testing.T) {
 		t.Errorf("JSON report: %s", data)
 	}
 }
+
+// TestSimpleAgreesWithDyff: the linear differ used for objects with very
+// long lists reports what dyff reports where lists keep their length.
+func TestSimpleAgreesWithDyff(t *testing.T) {
+	pairs := [][2]string{
+		{deploy, edit(deploy, "replicas: 3", "replicas: 5")},
+		{deploy, edit(deploy, "replicas: 3", `replicas: "3"`)},
+		{deploy, edit(deploy, "apps/v1", "apps/v1beta2")},
+		{"apiVersion: v1\nkind: Job\nmetadata: {name: j}\n", "apiVersion: v1\nkind: Job\nmetadata: {name: j}\nspec: {backoffLimit: 2, suspend: true}\n"},
+		{"apiVersion: v1\nkind: C\nmetadata: {name: c}\ndata: {a: x, b: y}\n", "apiVersion: v1\nkind: C\nmetadata: {name: c}\ndata: {a: x}\n"},
+	}
+	for _, p := range pairs {
+		a, b := item(t, p[0], 0, false), item(t, p[1], 0, false)
+		d, err := Dyff{}.Changes(a.Obj, b.Obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := Simple{}.Changes(a.Obj, b.Obj)
+		if diff := cmp.Diff(d, s); diff != "" {
+			t.Errorf("%q → %q: -dyff +simple:\n%s", p[0], p[1], diff)
+		}
+	}
+}
+
+// TestLongListsCompared: an object with a list longer than dyff handles
+// in reasonable time is compared entry by entry.
+func TestLongListsCompared(t *testing.T) {
+	mk := func(changed int) engine.Item {
+		var list []any
+		for i := range 5 * maxDyffItems {
+			v := fmt.Sprint("v", i)
+			if i == changed {
+				v = "changed"
+			}
+			list = append(list, v)
+		}
+		return engine.Item{Obj: object.New(map[string]any{"apiVersion": "v1", "kind": "X", "metadata": map[string]any{"name": "x"}, "spec": map[string]any{"hosts": list}})}
+	}
+	r, err := Compare([]engine.Item{mk(-1)}, []engine.Item{mk(2500)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"changed X x | changed spec.hosts[2500]=v2500->changed"}, summary(r)); d != "" {
+		t.Error(d)
+	}
+}

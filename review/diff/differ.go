@@ -47,8 +47,12 @@ type Differ interface {
 // changes of lists.
 type Dyff struct{}
 
-// Changes implements Differ.
+// Changes implements Differ. Objects with a list longer than
+// maxDyffItems are compared by Simple.
 func (Dyff) Changes(from, to *object.Object) ([]Change, error) {
+	if longestList(from.Map) > maxDyffItems || longestList(to.Map) > maxDyffItems {
+		return Simple{}.Changes(from, to)
+	}
 	a, err := node(from)
 	if err != nil {
 		return nil, err
