@@ -124,4 +124,3 @@ func longestList(v any) int {
 	}
 	return n
 }
-
