@@ -1,6 +1,7 @@
 package testcorpus
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,18 +14,28 @@ const EnvVar = "KUDO_RENDER_CORPUS"
 // kudo-reference/), or skips the test.
 func Dir(t testing.TB) string {
 	t.Helper()
+	dir, err := Find()
+	if err != nil {
+		t.Skip(err)
+	}
+	return dir
+}
+
+// Find returns the corpus folder, or an error saying where it was looked
+// for: for tests that go on without it.
+func Find() (string, error) {
 	dir := os.Getenv(EnvVar)
 	if dir == "" {
 		root, err := repoRoot()
 		if err != nil {
-			t.Skipf("corpus not found: %v (set %s to the corpus folder)", err, EnvVar)
+			return "", fmt.Errorf("corpus not found: %v (set %s to the corpus folder)", err, EnvVar)
 		}
 		dir = filepath.Join(root, "..", "shared", "corpus")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "kudo-operators")); err != nil {
-		t.Skipf("corpus not found at %s (set %s to the corpus folder): %v", dir, EnvVar, err)
+		return "", fmt.Errorf("corpus not found at %s (set %s to the corpus folder): %v", dir, EnvVar, err)
 	}
-	return dir
+	return dir, nil
 }
 
 // Operators lists the package folders of kudo-operators/.
