@@ -6,7 +6,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X github.com/kudo-render/kudo-render/cmd.Version=$(VERSION)
 FUZZTIME ?= 3s
 
-.PHONY: all build demo test unit vet fuzz bench clean
+.PHONY: all build demo test unit vet fuzz bench bench-compare clean
 
 all: build
 
@@ -38,6 +38,10 @@ fuzz:
 ## bench: loading and rendering benchmarks
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+## bench-compare: kudo-render side by side with helm, whole processes (docs/performance.md); installs helm when missing
+bench-compare: build
+	$(GO) run ./internal/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
 
 clean:
 	rm -rf bin

@@ -120,3 +120,15 @@ func TestProcessDiffExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStartup runs `kudo-render version` as a whole process
+// (docs/performance.md, start-up row).
+func BenchmarkStartup(b *testing.B) {
+	for b.Loop() {
+		c := exec.Command(os.Args[0], "version")
+		c.Env = append(os.Environ(), "KUDO_RENDER_AS_MAIN=1")
+		if out, err := c.Output(); err != nil || len(out) == 0 {
+			b.Fatalf("%v %q", err, out)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -148,6 +149,11 @@ type Config struct {
 	// repository paths may not leave (the repository of an Argo CD
 	// application).
 	Confine string
+	// loaded memoises InstanceRequest's package loads by operator
+	// version: a ResourceList of 1,000 Instance items of one package loads
+	// it once (packages are read-only once loaded).
+	loaded   map[string]*extend.Result
+	loadedMu sync.Mutex
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -422,7 +428,7 @@ func (c *Config) InstanceRequest(ctx context.Context, src Sources, operatorVersi
 			return engine.Request{}, err
 		}
 	}
-	res, err := extend.Load(ctx, loc, opts)
+	res, err := c.loadOnce(ctx, operatorVersion, loc, opts)
 	if err != nil {
 		return engine.Request{}, err
 	}
@@ -430,6 +436,24 @@ func (c *Config) InstanceRequest(ctx context.Context, src Sources, operatorVersi
 		values = map[string]any{}
 	}
 	return c.request(ctx, src, res, name, namespace, values)
+}
+
+// loadOnce loads the package of an operator version, once per config.
+func (c *Config) loadOnce(ctx context.Context, operatorVersion string, loc location.Location, opts extend.Options) (*extend.Result, error) {
+	c.loadedMu.Lock()
+	defer c.loadedMu.Unlock()
+	if res, ok := c.loaded[operatorVersion]; ok {
+		return res, nil
+	}
+	res, err := extend.Load(ctx, loc, opts)
+	if err != nil {
+		return nil, err
+	}
+	if c.loaded == nil {
+		c.loaded = map[string]*extend.Result{}
+	}
+	c.loaded[operatorVersion] = res
+	return res, nil
 }
 
 var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)

@@ -1,13 +1,17 @@
 package render
 
 import (
+	"crypto/sha256"
+	"sync"
+
 	"go.yaml.in/yaml/v3"
 
 	"fmt"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/object"
@@ -124,11 +128,53 @@ func (r *Renderer) template(path string, src []byte) (*tmpl.Template, error) {
 	if t, ok := r.parsed[path]; ok {
 		return t, nil
 	}
-	t, err := tmpl.Parse(path, src)
+	t, err := parseShared(path, src)
 	if err != nil {
 		return nil, err
 	}
 	r.parsed[path] = t
+	return t, nil
+}
+
+// parsed templates are shared by every renderer of the process, by name
+// and source: a ResourceList of 1,000 instances of one package parses
+// each template once. A parsed template is only read when executed (each
+// execution runs a copy), so renderers on several goroutines share it.
+// The cache stops growing at maxSharedBytes of template source.
+var parsed struct {
+	sync.Mutex
+	m     map[[32]byte]*tmpl.Template
+	bytes int
+}
+
+const maxSharedBytes = 64 << 20
+
+func parseShared(path string, src []byte) (*tmpl.Template, error) {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write(src)
+	var key [32]byte
+	h.Sum(key[:0])
+	parsed.Lock()
+	t, ok := parsed.m[key]
+	parsed.Unlock()
+	if ok {
+		return t, nil
+	}
+	t, err := tmpl.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	parsed.Lock()
+	defer parsed.Unlock()
+	if parsed.bytes+len(src) <= maxSharedBytes {
+		if parsed.m == nil {
+			parsed.m = map[[32]byte]*tmpl.Template{}
+		}
+		parsed.m[key] = t
+		parsed.bytes += len(src)
+	}
 	return t, nil
 }
 

@@ -1,0 +1,48 @@
+package fn
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/benchinput"
+	"github.com/kudo-render/kudo-render/internal/testcorpus"
+)
+
+// BenchmarkKRMZookeeperInstances runs the function on a ResourceList of
+// 10, 100 and 1,000 kudo.dev/v1beta1 Instance items of the corpus's
+// zookeeper (docs/performance.md, row 3; the time per op should grow
+// linearly with the instances).
+func BenchmarkKRMZookeeperInstances(b *testing.B) {
+	dir := filepath.Join(testcorpus.Dir(b), "kudo-operators")
+	for _, n := range []int{10, 100, 1000} {
+		in := benchinput.ZookeeperInstances(n, "zookeeper")
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			benchKRM(b, dir, in)
+		})
+	}
+}
+
+// BenchmarkKRMConfigMapsPassThrough runs the function on 50,000 small
+// ConfigMaps that it passes through, plus one small render (row 4).
+func BenchmarkKRMConfigMapsPassThrough(b *testing.B) {
+	dir := b.TempDir()
+	if err := benchinput.WritePackage(filepath.Join(dir, "small"), "small", benchinput.SmallPackage); err != nil {
+		b.Fatal(err)
+	}
+	benchKRM(b, dir, benchinput.ConfigMaps(50_000, "small"))
+}
+
+func benchKRM(b *testing.B, dir string, in []byte) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var out bytes.Buffer
+	for b.Loop() {
+		out.Reset()
+		f := &Function{Dir: dir}
+		if err := f.Run(bytes.NewReader(in), &out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
