@@ -6,6 +6,7 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/kinds"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/params"
@@ -83,7 +84,7 @@ func newInstance(req Request) (*instance, error) {
 	}
 	return &instance{
 		req: req, top: top, source: source, commonSeen: map[string]bool{},
-		units:    map[*plan.Unit]*unit{top: {r: r, resolver: req.Dependencies}},
+		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle)}},
 		warnings: b.Warnings,
 	}, nil
 }

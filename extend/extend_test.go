@@ -3,12 +3,15 @@ package extend
 import (
 	"context"
 	"errors"
-	"github.com/kudo-render/kudo-render/location"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/kudo-render/kudo-render/location"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -409,5 +412,48 @@ func TestChainBaseMeansImmediateBase(t *testing.T) {
 	}
 	if got := bundle.TemplatePath("base/base/job.yaml"); got != "base/base/templates/job.yaml" {
 		t.Errorf("TemplatePath = %q", got)
+	}
+}
+
+// TestPrefetchConcurrent: the packages of a bundle's KudoOperator tasks
+// are loaded at the same time, and each task gets its own result.
+func TestPrefetchConcurrent(t *testing.T) {
+	b := &bundle.Bundle{Tasks: []*bundle.Task{
+		{Name: "a", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "a"}},
+		{Name: "apply", Kind: "Apply"},
+		{Name: "b", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "b"}},
+		{Name: "c", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "c"}},
+	}}
+	var mu sync.Mutex
+	waiting := 0
+	all := make(chan struct{})
+	slow := func(task *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		mu.Lock()
+		if waiting++; waiting == 3 {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all: // every load has started before any finishes
+		case <-time.After(10 * time.Second):
+			return nil, nil, errors.New("loads ran one after another")
+		}
+		if task.Name == "c" {
+			return nil, nil, errors.New("c is broken")
+		}
+		return &bundle.Bundle{Name: task.Operator.Package}, nil, nil
+	}
+	r := Prefetch(slow, b)
+	for _, task := range b.Tasks {
+		if task.Kind != bundle.KindKudoOperator {
+			continue
+		}
+		got, _, err := r(task)
+		switch {
+		case task.Name == "c" && (err == nil || err.Error() != "c is broken"):
+			t.Errorf("task c: error %v", err)
+		case task.Name != "c" && (err != nil || got.Name != task.Name):
+			t.Errorf("task %s: %v %v", task.Name, got, err)
+		}
 	}
 }
