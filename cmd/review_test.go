@@ -218,3 +218,38 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestDiffMasksCopiedSecrets: a Secret's value that a getValueFrom
+// reference copies into another object is masked there too.
+func TestDiffMasksCopiedSecrets(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"framework.yaml":        "name: app\nversion: \"1\"\ntasks:\n  all: {resources: [secret.yaml, cm.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n",
+		"params.yaml":           "password: {default: initial-password-value}\n",
+		"templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: {{ .Params.password | quote }}}\n",
+		"templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dsn}\ndata:\n  dsn:\n    getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}\n",
+		"render.yaml":           "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: app, namespace: ns}\nspec:\n  framework: {path: .}\n  failOnSecretCopy: false\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(dir, "render.yaml")
+	for _, format := range []string{"text", "markdown", "json"} {
+		out, errs, err := run("diff", cfg, "--from-param", "password=old-password-value", "--to-param", "password=new-password-value", "-o", format)
+		assertExit(t, err, 1)
+		for _, secret := range []string{"old-password-value", "new-password-value"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s: the copied secret %q is printed:\n%s", format, secret, out)
+			}
+		}
+		if !strings.Contains(out, "data.dsn") || !strings.Contains(out, "stringData.password") {
+			t.Errorf("%s: the changed fields are not named:\n%s\n%s", format, out, errs)
+		}
+	}
+}

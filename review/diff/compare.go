@@ -146,6 +146,9 @@ type Options struct {
 	// Context is the number of unchanged lines shown around changed
 	// lines of long strings; 0: 2.
 	Context int
+	// SecretValues are values copied from Secrets into other objects
+	// (CopiedSecret): masked wherever they appear, unless ShowSecrets.
+	SecretValues []string
 }
 
 // Compare compares two renders. Objects come in the order of the new
@@ -209,7 +212,7 @@ func compareOne(k Key, a, b *engine.Item, opts Options) (*Object, error) {
 		case byBookkeeping:
 			o.HiddenFields++
 		default:
-			o.Fields = append(o.Fields, field(c, secret, !opts.ShowSecrets, opts.Context))
+			o.Fields = append(o.Fields, field(c, secret, !opts.ShowSecrets, opts))
 		}
 	}
 	if len(o.Fields) == 0 && len(o.Moves) == 0 {
@@ -252,6 +255,7 @@ func body(k Key, st Status, it *engine.Item, opts Options) Object {
 	}
 	if !opts.ShowSecrets {
 		maskObject(k, shown)
+		maskValues(shown.Map, opts.SecretValues)
 	}
 	data, err := shown.Marshal()
 	if err != nil {

@@ -21,8 +21,9 @@
 //
 // Secrets: what changed is decided on the raw values; only then are the
 // values of a Secret's data and stringData, and of annotations that copy
-// a whole object (kubectl's last-applied configuration), replaced by
-// [Hidden]. The report still says which keys were added, removed or
+// a whole object (kubectl's last-applied configuration), and values a
+// reference copied from a Secret ([CopiedSecret], [Options.SecretValues])
+// replaced by [Hidden]. The report still says which keys were added, removed or
 // changed, never a value or a length. [Options.ShowSecrets] turns masking
 // off.
 //

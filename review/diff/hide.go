@@ -118,9 +118,9 @@ func maskObject(k Key, o *object.Object) {
 
 // field is a change as shown: masked when secret, long strings line by
 // line.
-func field(c Change, secret, mask bool, context int) Field {
+func field(c Change, secret, mask bool, opts Options) Field {
 	f := Field{Path: c.Path, Op: c.Op, From: c.From, To: c.To}
-	if mask && secretPath(secret, c) {
+	if mask && (secretPath(secret, c) || hasSecretValue(c.From, opts.SecretValues) || hasSecretValue(c.To, opts.SecretValues)) {
 		f.Masked = true
 		f.From, f.To = Hidden, Hidden
 		switch c.Op {
@@ -132,7 +132,7 @@ func field(c Change, secret, mask bool, context int) Field {
 		return f
 	}
 	if c.Text && c.Op == OpChanged && (strings.Contains(c.From, "\n") || strings.Contains(c.To, "\n")) {
-		f.Lines, f.From, f.To = lines(c.From, c.To, context), "", ""
+		f.Lines, f.From, f.To = lines(c.From, c.To, opts.Context), "", ""
 	}
 	return f
 }
