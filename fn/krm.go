@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -82,7 +81,7 @@ func (f *Function) Run(in io.Reader, out io.Writer) error {
 		if werr := writeList(out, rawItems(rl.items), nil, rl.functionConfig, results); werr != nil {
 			return werr
 		}
-		return framework.Results(results)
+		return KRMResults(results)
 	}
 	if res == nil { // nothing to change: the input as it was
 		_, err = out.Write(data)
@@ -486,12 +485,12 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 
 // toResults turns an error into KRM results, one per diagnostic, with
 // the file, field and resource where they are known.
-func toResults(err error) []*framework.Result {
+func toResults(err error) []*KRMResult {
 	var ie *itemError
 	item := errors.As(err, &ie)
 	var pe *params.Error
 	paramErr := errors.As(err, &pe)
-	var out []*framework.Result
+	var out []*KRMResult
 	for _, d := range diag.From(err) {
 		if paramErr && d.Field != "" && d.File == "" {
 			c := *d // a parameter of the functionConfig
@@ -506,7 +505,7 @@ func toResults(err error) []*framework.Result {
 				NameMeta: yaml.NameMeta{Name: h.Name, Namespace: h.Namespace},
 			}
 			if p := h.Annotations[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
-				r.File = &framework.File{Path: p}
+				r.File = &ResultFile{Path: p}
 			}
 		}
 		out = append(out, r)
@@ -517,26 +516,26 @@ func toResults(err error) []*framework.Result {
 // Result maps a diagnostic onto kyaml's framework.Result: message,
 // severity, resourceRef, field.path and file.path (the line, which
 // Result has no field for, goes into the message and the "line" tag).
-func Result(d *diag.Diagnostic) *framework.Result {
-	r := &framework.Result{Message: d.Msg, Severity: framework.Error}
+func Result(d *diag.Diagnostic) *KRMResult {
+	r := &KRMResult{Message: d.Msg, Severity: severityError}
 	switch d.Severity {
 	case diag.SeverityWarning:
-		r.Severity = framework.Warning
+		r.Severity = severityWarning
 	case diag.SeverityInfo:
-		r.Severity = framework.Info
+		r.Severity = severityInfo
 	}
 	if d.File == "" && d.Field == "" && d.Resource == nil {
 		r.Message = d.Error()
 	}
 	if d.File != "" {
-		r.File = &framework.File{Path: d.File}
+		r.File = &ResultFile{Path: d.File}
 		if d.Line > 0 {
 			r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
 			r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
 		}
 	}
 	if d.Field != "" {
-		r.Field = &framework.Field{Path: d.Field}
+		r.Field = &ResultField{Path: d.Field}
 	}
 	if res := d.Resource; res != nil {
 		r.ResourceRef = &yaml.ResourceIdentifier{

@@ -6,7 +6,6 @@ import (
 	"path"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -92,7 +91,7 @@ func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engi
 // writeList writes a ResourceList in block style: the items (raw ones as
 // they were read, objects encoded on all cores), the functionConfig as it
 // was read, and the results.
-func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*framework.Result) error {
+func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*KRMResult) error {
 	encoded := make([][]byte, len(items))
 	errs := make([]error, len(items))
 	engine.Parallel(len(items), func(i int) {
