@@ -253,3 +253,20 @@ func TestDiffMasksCopiedSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewDocShowsGolden: the Mermaid graph in docs/review.md is the
+// golden graph of examples/review/v2, so the docs show what the command
+// writes.
+func TestReviewDocShowsGolden(t *testing.T) {
+	doc, err := os.ReadFile("../docs/review.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := os.ReadFile("testdata/review/graph/review-v2.mmd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```mermaid\n"+string(g)+"```") {
+		t.Error("docs/review.md does not show testdata/review/graph/review-v2.mmd: copy it there")
+	}
+}
