@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -40,7 +41,7 @@ func jsonNormal(v any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			nk, err := jsonString(k)
+			nk, err := jsonKey(k)
 			if err != nil {
 				return nil, err
 			}
@@ -115,6 +116,31 @@ func viaJSON(v any) (any, error) {
 	return out, nil
 }
 
+// maxSimpleKey is go-yaml's limit on a mapping key in flow style: a key
+// whose JSON text (quotes and escapes included) is longer than this many
+// characters is not found as a key, and sigs.k8s.io/yaml fails on it.
+const maxSimpleKey = 1024
+
+// jsonKey is jsonString for a mapping key, failing where the round trip
+// fails on a long key.
+func jsonKey(k string) (any, error) {
+	if strings.ContainsRune(k, nel) { // the key spans two lines of the JSON text
+		return nil, fmt.Errorf("yaml: did not find expected ',' or '}' (a key with a NEL line break: %.40q…)", k)
+	}
+	nk, err := jsonString(k)
+	if err != nil || len(k)*6+2 <= maxSimpleKey { // an escape is at most 6 characters
+		return nk, err
+	}
+	b, err := json.Marshal(k) // the JSON text: an invalid byte is the 6 characters \ufffd
+	if err != nil {
+		return nil, err
+	}
+	if utf8.RuneCount(b) > maxSimpleKey {
+		return nil, fmt.Errorf("yaml: did not find expected ',' or '}' (a key longer than %d characters in JSON: %.40q…)", maxSimpleKey, k)
+	}
+	return nk, nil
+}
+
 // jsonString is s after the round trip: invalid UTF-8 replaced; the
 // characters that encoding/json writes raw but go-yaml's reader refuses
 // (C1 controls but NEL, U+FFFE, U+FFFF) fail as they do there.
@@ -125,7 +151,65 @@ func jsonString(s string) (any, error) {
 			return nil, fmt.Errorf("yaml: control characters are not allowed")
 		}
 	}
+	if strings.ContainsRune(s, nel) {
+		return foldNEL(s)
+	}
 	return s, nil
+}
+
+// nel is the one line break encoding/json writes unescaped; go-yaml reads
+// it as a line break inside the quoted scalar and folds it.
+const nel = '\u0085'
+
+// foldNEL is s as go-yaml reads its JSON text back: in a double-quoted
+// scalar, the only raw blank JSON leaves is a space and the only raw break
+// is NEL (everything else comes from an escape and is kept). A break and
+// the spaces around it fold to one space, n breaks in a row to n-1 line
+// feeds, and "---" or "..." right after a break is a document indicator.
+func foldNEL(s string) (any, error) {
+	var out strings.Builder
+	rs := []rune(s)
+	i, col0 := 0, false
+	for {
+		if col0 && documentIndicator(rs[i:]) {
+			return nil, fmt.Errorf("yaml: found unexpected document indicator in %.40q…", s)
+		}
+		for ; i < len(rs) && rs[i] != ' ' && rs[i] != nel; i++ {
+			out.WriteRune(rs[i])
+		}
+		if i == len(rs) {
+			return out.String(), nil
+		}
+		spaces, broken, breaks := 0, false, 0
+		for ; i < len(rs) && (rs[i] == ' ' || rs[i] == nel); i++ {
+			switch {
+			case rs[i] == nel && broken:
+				breaks++
+			case rs[i] == nel:
+				broken, spaces = true, 0
+			case !broken:
+				spaces++
+			}
+			col0 = rs[i] == nel
+		}
+		switch {
+		case broken && breaks == 0:
+			out.WriteByte(' ')
+		case broken:
+			out.WriteString(strings.Repeat("\n", breaks))
+		default:
+			out.WriteString(strings.Repeat(" ", spaces))
+		}
+	}
+}
+
+// documentIndicator: rs starts with "---" or "..." and a blank or break.
+func documentIndicator(rs []rune) bool {
+	if len(rs) < 4 || rs[3] != ' ' && rs[3] != nel {
+		return false
+	}
+	p := string(rs[:3])
+	return p == "---" || p == "..."
 }
 
 // validUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.

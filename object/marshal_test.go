@@ -2,6 +2,7 @@ package object
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,4 +64,42 @@ func FuzzMarshalAsSigsYAML(f *testing.F) {
 			t.Fatalf("-sigs +ours:\n%s", cmp.Diff(string(want), string(got)))
 		}
 	})
+}
+
+// TestMarshalLongKeys: go-yaml does not find a key longer than 1,024
+// characters of JSON text, so sigs.k8s.io/yaml fails on it; marshal fails
+// at the same length, escapes counted.
+func TestMarshalLongKeys(t *testing.T) {
+	for _, k := range []string{
+		strings.Repeat("a", 1022), strings.Repeat("a", 1023), strings.Repeat("é", 1022), strings.Repeat("é", 1023),
+		strings.Repeat("&", 170) + "ab", strings.Repeat("&", 170) + "abc", strings.Repeat("\n", 511), strings.Repeat("\n", 512),
+		strings.Repeat("\x01", 170) + "ab", strings.Repeat("\x01", 170) + "abc", strings.Repeat("\xff", 1023), strings.Repeat("\xff", 170) + "ab", strings.Repeat("\xff", 170) + "abc",
+	} {
+		v := map[string]any{"x": []any{map[string]any{k: 1}}}
+		want, werr := yaml.Marshal(v)
+		got, gerr := marshal(v)
+		if (werr != nil) != (gerr != nil) || string(want) != string(got) {
+			t.Errorf("key of %d bytes: sigs.k8s.io/yaml gives %q, %v; marshal gives %q, %v", len(k), want, werr, got, gerr)
+		}
+	}
+}
+
+// TestMarshalNEL: encoding/json leaves NEL (U+0085) unescaped and go-yaml
+// reads it as a line break, folding it with the spaces around it; marshal
+// gives the same strings, and the same errors for keys and for a document
+// indicator after the break.
+func TestMarshalNEL(t *testing.T) {
+	for _, s := range []string{
+		"\u0085", "a\u0085", "\u0085a", "a\u0085b", "a \u0085 b", "a  \u0085\u0085  b", "a\u0085\u0085\u0085b",
+		"a\u0085 \u0085b", "a\t\u0085\tb", "a\n\u0085b", "\u0085---", "\u0085--- x", "\u0085... x", "\u0085 --- x",
+		"\u0085---\u0085", "\u0085----", "a\u0085\u0085--- ", "x\u2028\u0085y",
+	} {
+		for _, v := range []any{s, map[string]any{"k": s}, map[string]any{s: 1}, []any{s}} {
+			want, werr := yaml.Marshal(v)
+			got, gerr := marshal(v)
+			if (werr != nil) != (gerr != nil) || string(want) != string(got) {
+				t.Errorf("%q: sigs.k8s.io/yaml gives %q, %v; marshal gives %q, %v", v, want, werr, got, gerr)
+			}
+		}
+	}
 }
