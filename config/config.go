@@ -154,6 +154,8 @@ type Config struct {
 	// it once (packages are read-only once loaded).
 	loaded   map[string]*extend.Result
 	loadedMu sync.Mutex
+	// prefetchOnce runs prefetch once per config.
+	prefetchOnce sync.Once
 }
 
 // ConfigError lists every problem of a FunctionConfig.
@@ -471,6 +473,7 @@ func splitOperatorVersion(s string) (string, string, bool) {
 // sources and spec.base, which is relative to the config, not to the
 // framework.
 func (c *Config) extendOptions(ctx context.Context, src Sources) (extend.Options, error) {
+	c.prefetch(ctx, src.Git)
 	opts := extend.Options{Sources: c.sources(src)}
 	if b := c.Spec.Base; b != nil {
 		from := opts.Sources.Local(c.Dir)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Options configure a [Server].
@@ -26,6 +27,9 @@ type Options struct {
 	// behaves like a plain git installation: only branch and tag tips can be
 	// asked for by protocol v0/v1 clients such as go-git.
 	AllowSHA1InWant bool
+	// Latency delays every request, as a remote host's round trip would
+	// (benchmarks of concurrent fetches).
+	Latency time.Duration
 }
 
 // Request is one HTTP request the server received.
@@ -101,6 +105,9 @@ func NewServer(t testing.TB, opts Options) *Server {
 				http.Error(w, "authentication required", http.StatusUnauthorized)
 				return
 			}
+		}
+		if opts.Latency > 0 {
+			time.Sleep(opts.Latency)
 		}
 		backend.ServeHTTP(w, r)
 	}))

@@ -1,0 +1,78 @@
+package config
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/location"
+)
+
+// prefetchParallel is how many git sources prefetch fetches at once.
+const prefetchParallel = 4
+
+// prefetch fetches, concurrently, every git source whose commit the
+// config knows before loading starts: its own sources that are pinned
+// (commit: or a lock pin) and the pins of spec.lock, which `kudo-render
+// lock` records for the sources reached through others (a base's own
+// extends, a repository of dependencies). The load that follows must walk
+// the chain one folder after another, but finds every pinned commit in the
+// cache, so a cold render costs about its slowest fetch instead of the sum.
+//
+// It runs once per config and returns when every fetch has ended. Errors
+// are left to the load, which opens the same sources again and reports
+// them with their place in the chain. Unpinned refs are not prefetched:
+// their commit is only known after an ls-remote that the load makes
+// itself.
+func (c *Config) prefetch(ctx context.Context, open location.GitOpener) {
+	if open == nil {
+		return
+	}
+	c.prefetchOnce.Do(func() {
+		srcs := c.pinnedSources()
+		sem := make(chan struct{}, prefetchParallel)
+		var wg sync.WaitGroup
+		for _, gs := range srcs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				if op, err := open(ctx, gs); err == nil {
+					op.Close()
+				}
+			}()
+		}
+		wg.Wait()
+	})
+}
+
+// pinnedSources lists the git sources prefetch fetches, one per URL and
+// commit, in a fixed order: the config's own by field path, then the
+// lock's pins.
+func (c *Config) pinnedSources() []bundle.GitSource {
+	seen := map[[2]string]bool{}
+	var out []bundle.GitSource
+	add := func(gs bundle.GitSource) {
+		k := [2]string{gs.URL, gs.Commit}
+		if gs.Commit == "" || seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, gs)
+	}
+	fields := c.GitFields()
+	for _, f := range slices.Sorted(maps.Keys(fields)) {
+		gs := *fields[f]
+		gs.Commit = c.PinFor(gs)
+		add(gs)
+	}
+	if c.Spec.Lock != nil {
+		for _, p := range c.Spec.Lock.Pins {
+			add(bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit})
+		}
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/location"
+)
+
+const prefetchConfig = `apiVersion: kudorender.dev/v1alpha1
+kind: FrameworkRender
+metadata: {name: shop-db, namespace: shop}
+spec:
+  framework:
+    git: {url: https://git.example/apps.git, ref: main, commit: 1111111111111111111111111111111111111111, path: mysql-extension}
+  base:
+    git: {url: https://git.example/bases.git, ref: main, path: mysql}
+  plans: [backup]
+  lock:
+    pins:
+    - {url: https://git.example/bases.git, ref: main, commit: 2222222222222222222222222222222222222222}
+    - {url: https://git.example/deps.git, ref: v1, commit: 3333333333333333333333333333333333333333}
+`
+
+// TestPrefetchConcurrent: the pinned git sources of a config (its own
+// and the lock's pins) are fetched at the same time before the load walks
+// the chain; the load then opens them again (from the cache, in real
+// use) and succeeds. Without the prefetch, the first open waits for the
+// others and fails.
+func TestPrefetchConcurrent(t *testing.T) {
+	cfg, err := Parse("render.yaml", t.TempDir(), []byte(prefetchConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var opened []string
+	all := make(chan struct{})
+	open := func(ctx context.Context, gs bundle.GitSource) (*location.Opened, error) {
+		mu.Lock()
+		opened = append(opened, filepath.Base(gs.URL)+"@"+gs.Commit[:1])
+		if len(opened) == 3 {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all: // every fetch has started before any ends
+		case <-time.After(10 * time.Second):
+			return nil, errors.New("the pinned sources were fetched one after another")
+		}
+		return location.NewOpened(os.DirFS(filepath.Join("../examples", gs.Path)), gs.URL+"@"+gs.Commit+":"+gs.Path, gs.Commit, true, nil), nil
+	}
+	if _, err := cfg.Request(context.Background(), Sources{Git: withPins(cfg, open)}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(opened[:3])
+	want := []string{"apps.git@1", "bases.git@2", "deps.git@3"}
+	if diff := cmp.Diff(want, opened[:3]); diff != "" {
+		t.Errorf("prefetched (-want +got):\n%s", diff)
+	}
+	if len(opened) != 5 { // then the load: the framework and its base
+		t.Errorf("opened %v; want the 3 prefetches, then the framework and the base", opened)
+	}
+}
+
+// withPins applies the config's pins as location.FetcherOpener does.
+func withPins(cfg *Config, open location.GitOpener) location.GitOpener {
+	return func(ctx context.Context, gs bundle.GitSource) (*location.Opened, error) {
+		gs.Commit = cfg.PinFor(gs)
+		return open(ctx, gs)
+	}
+}
+
+// TestPinnedSources: one source per URL and commit, the config's own
+// (pinned by commit: or by a lock pin) first, unpinned refs left out.
+func TestPinnedSources(t *testing.T) {
+	cfg, err := Parse("render.yaml", t.TempDir(), []byte(prefetchConfig+"  repositories:\n  - {name: r, git: {url: https://git.example/unpinned.git, ref: main}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, gs := range cfg.pinnedSources() {
+		got = append(got, filepath.Base(gs.URL)+"@"+gs.Commit[:1]+":"+gs.Path)
+	}
+	want := []string{"bases.git@2:mysql", "apps.git@1:mysql-extension", "deps.git@3:"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
