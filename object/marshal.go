@@ -15,11 +15,15 @@ import (
 // first, then YAML through go-yaml v2), without the two intermediate
 // passes: the tree is normalised the way the JSON round trip would change
 // it (numbers re-typed from their JSON text, invalid UTF-8 replaced, nil
-// slices and maps as null) and encoded once.
+// slices and maps as null) and encoded once, by emit where it can (most
+// documents), else by go-yaml v2.
 func marshal(v any) ([]byte, error) {
 	n, err := jsonNormal(v)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling into JSON: %w", err)
+	}
+	if b, ok := emit(n); ok {
+		return b, nil
 	}
 	return yamlv2.Marshal(n)
 }
