@@ -109,7 +109,14 @@ func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, f
 			return err
 		}
 	}
+	// The list is written into one buffer of about the right size: growing
+	// it by doubling copied and cleared it twice over.
+	size := 64 + indentedSize(functionConfig)
+	for _, text := range encoded {
+		size += indentedSize(text)
+	}
 	var b bytes.Buffer
+	b.Grow(size)
 	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n")
 	if len(items) == 0 {
 		b.WriteString("items: []\n")
@@ -139,7 +146,8 @@ func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, f
 // before every other non-empty line.
 func writeIndented(b *bytes.Buffer, text []byte, first, indent string) {
 	text = bytes.TrimRight(text, "\n")
-	for i, line := range bytes.Split(text, []byte("\n")) {
+	for i := 0; ; i++ {
+		line, rest, more := bytes.Cut(text, []byte("\n"))
 		switch {
 		case i == 0:
 			b.WriteString(first)
@@ -148,7 +156,17 @@ func writeIndented(b *bytes.Buffer, text []byte, first, indent string) {
 		}
 		b.Write(line)
 		b.WriteByte('\n')
+		if !more {
+			return
+		}
+		text = rest
 	}
+}
+
+// indentedSize is at most what writeIndented writes for text with a
+// prefix of two bytes per line.
+func indentedSize(text []byte) int {
+	return len(text) + 3*(bytes.Count(text, []byte("\n"))+1)
 }
 
 // appendLegacy adds the legacy path and index annotations at the end of
