@@ -107,3 +107,35 @@ func TestEveryAllowedFunctionStillWorks(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.Text, want)
 	}
 }
+
+// TestBudgetPerExecution: the items list functions build are counted per
+// execution, so executions of one parsed template (which reuse prepared
+// copies) each get the whole budget, and one execution's spending or
+// limit does not leak into the next.
+func TestBudgetPerExecution(t *testing.T) {
+	l := limits.Default()
+	l.ListItems = 10 // a budget of 100 * 10 items per execution
+	limits.SetCurrent(l)
+	defer limits.SetCurrent(limits.Default())
+	tpl, err := Parse("t.yaml", []byte(`{{ range until 7 }}{{ $_ := list 1 2 3 4 5 6 7 8 9 10 }}{{ end }}ok`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 { // 70 of 1,000 items each time: summed over executions, the 15th would fail
+		if out, err := tpl.Execute(nil); err != nil || string(out.Text) != "ok" {
+			t.Fatalf("execution %d: %v", i, err)
+		}
+	}
+	over, err := Parse("t.yaml", []byte(`{{ range until 11 }}{{ range until 10 }}{{ $_ := list 1 2 3 4 5 6 7 8 9 10 }}{{ end }}{{ end }}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := over.Execute(nil); err == nil || !strings.Contains(err.Error(), "list-items") {
+			t.Fatalf("execution %d over the budget: %v", i, err)
+		}
+	}
+	if out, err := tpl.Execute(nil); err != nil || string(out.Text) != "ok" {
+		t.Fatalf("after executions over the budget: %v", err)
+	}
+}

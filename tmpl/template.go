@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 
@@ -36,6 +37,16 @@ type Template struct {
 	// node's bytes to the output unchanged, so a Write whose slice starts
 	// at one of these bytes tells where the output came from.
 	lines map[*byte]int
+	// prepared holds copies of t ready to execute (*prepared): cloning
+	// the template and binding the budgeted functions cost more than
+	// executing a small template, and a copy can run again once done.
+	prepared sync.Pool
+}
+
+// prepared is a copy of a template with its list builders bound to b.
+type prepared struct {
+	t *template.Template
+	b *budget
 }
 
 var funcs = FuncMap()
@@ -129,15 +140,31 @@ func (t *Template) index(n parse.Node, src []byte) {
 // Execute renders the template with data.
 func (t *Template) Execute(data any) (*Output, error) {
 	rec := &recorder{lines: t.lines}
-	exec, err := t.t.Clone()
+	p, err := t.prepare()
 	if err != nil {
 		return nil, tidy(t.name, err)
 	}
-	exec.Funcs(budgeted(newBudget()))
-	if err := exec.Execute(rec, data); err != nil {
+	err = p.t.Execute(rec, data)
+	t.prepared.Put(p) // executing leaves the template as it was
+	if err != nil {
 		return nil, tidy(t.name, err)
 	}
 	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks}, nil
+}
+
+// prepare returns a copy of the template to execute with a fresh budget.
+func (t *Template) prepare() (*prepared, error) {
+	if p, ok := t.prepared.Get().(*prepared); ok {
+		*p.b = *newBudget()
+		return p, nil
+	}
+	exec, err := t.t.Clone()
+	if err != nil {
+		return nil, err
+	}
+	b := newBudget()
+	exec.Funcs(budgeted(b))
+	return &prepared{t: exec, b: b}, nil
 }
 
 // Render parses and executes in one call.
