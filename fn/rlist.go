@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/limits"
 )
@@ -118,15 +119,19 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 	if int64(len(rl.items)) > lim.KRMItems {
 		return limits.Err("krm-items", lim.KRMItems, "the ResourceList")
 	}
-	for i, it := range rl.items {
-		h, err := readHeader(it.text)
+	// Items are parsed on all cores; the first error in item order wins,
+	// as when they were read one after another.
+	errs := make([]error, len(rl.items))
+	engine.Parallel(len(rl.items), func(i int) {
+		rl.items[i].header, errs[i] = readHeader(rl.items[i].text)
+	})
+	for i, err := range errs {
 		if err != nil {
 			if strings.Contains(err.Error(), "unknown anchor") {
 				return errNotBlock
 			}
-			return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, it.line, err)
+			return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, rl.items[i].line, err)
 		}
-		it.header = h
 	}
 	return nil
 }

@@ -192,3 +192,24 @@ func FuzzReadResourceList(f *testing.F) {
 		}
 	})
 }
+
+// TestReadHeadersFirstErrorWins: item headers are parsed concurrently,
+// but the error is still the first bad item's, whatever the timing.
+func TestReadHeadersFirstErrorWins(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := range 200 {
+		switch i {
+		case 57, 120, 199:
+			b.WriteString("- [not, a, mapping]\n")
+		default:
+			fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm-%d}\n", i)
+		}
+	}
+	for range 20 {
+		_, err := readResourceList([]byte(b.String()), limits.Default())
+		if err == nil || !strings.Contains(err.Error(), "items[57]") {
+			t.Fatalf("want the error of items[57], got %v", err)
+		}
+	}
+}
