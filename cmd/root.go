@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -138,9 +137,8 @@ func runFunction(g *gitFlags, stdin io.Reader, out *output.Writer, stderr io.Wri
 		SourcesFor: func(cfg *config.Config) config.Sources { return g.sources(stderr, cfg) }}
 	// The ResourceList is written whole, after the function ran (with its
 	// results when it failed: that is how KRM orchestrators learn why).
-	var buf bytes.Buffer
-	err = f.Run(stdin, &buf)
-	if werr := out.Write(buf.Bytes()); err == nil {
+	list, err := f.Output(stdin)
+	if werr := out.Write(list); err == nil {
 		err = werr
 	}
 	return err

@@ -59,35 +59,48 @@ type Function struct {
 // the error is returned, so the caller exits non-zero; input that is not
 // a ResourceList at all writes nothing.
 func (f *Function) Run(in io.Reader, out io.Writer) error {
+	list, err := f.Output(in)
+	if list != nil {
+		if _, werr := out.Write(list); werr != nil {
+			return werr
+		}
+	}
+	return err
+}
+
+// Output is Run's output as one slice, for callers that write it whole
+// (no copy): the ResourceList, and the error of a failed run, whose list
+// carries the errors as results; nil when the input is no ResourceList.
+func (f *Function) Output(in io.Reader) ([]byte, error) {
 	lim := limits.Current()
 	if f.Limits != (limits.Limits{}) {
 		lim = f.Limits.WithDefaults()
 	}
 	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
 	if err != nil {
-		return fmt.Errorf("cannot read the ResourceList: %w", err)
+		return nil, fmt.Errorf("cannot read the ResourceList: %w", err)
 	}
 	if int64(len(data)) > lim.KRMInputBytes {
-		return limits.Err("krm-input-bytes", lim.KRMInputBytes, "the ResourceList on stdin")
+		return nil, limits.Err("krm-input-bytes", lim.KRMInputBytes, "the ResourceList on stdin")
 	}
 	rl, err := readResourceList(data, lim)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	legacy := map[*object.Object]string{}
 	res, err := f.process(rl, legacy)
 	if err != nil {
 		results := toResults(err)
-		if werr := writeList(out, rawItems(rl.items), nil, rl.functionConfig, results); werr != nil {
-			return werr
+		list, werr := encodeList(rawItems(rl.items), nil, rl.functionConfig, results)
+		if werr != nil {
+			return nil, werr
 		}
-		return KRMResults(results)
+		return list, KRMResults(results)
 	}
 	if res == nil { // nothing to change: the input as it was
-		_, err = out.Write(data)
-		return err
+		return data, nil
 	}
-	return writeList(out, res, legacy, rl.functionConfig, nil)
+	return encodeList(res, legacy, rl.functionConfig, nil)
 }
 
 // outItem is an item of the output: raw text, or an object to encode.

@@ -2,7 +2,6 @@ package fn
 
 import (
 	"bytes"
-	"io"
 	"path"
 	"strings"
 
@@ -88,10 +87,10 @@ func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engi
 	return path.Join(RenderedDir, "common", op), ""
 }
 
-// writeList writes a ResourceList in block style: the items (raw ones as
+// encodeList encodes a ResourceList in block style: the items (raw ones as
 // they were read, objects encoded on all cores), the functionConfig as it
 // was read, and the results.
-func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*KRMResult) error {
+func encodeList(items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*KRMResult) ([]byte, error) {
 	encoded := make([][]byte, len(items))
 	errs := make([]error, len(items))
 	engine.Parallel(len(items), func(i int) {
@@ -106,12 +105,19 @@ func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, f
 	})
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
+		}
+	}
+	var resultText []byte
+	if len(results) > 0 {
+		var err error
+		if resultText, err = kyaml.Marshal(results); err != nil {
+			return nil, err
 		}
 	}
 	// The list is written into one buffer of about the right size: growing
 	// it by doubling copied and cleared it twice over.
-	size := 64 + indentedSize(functionConfig)
+	size := 64 + indentedSize(functionConfig) + indentedSize(resultText)
 	for _, text := range encoded {
 		size += indentedSize(text)
 	}
@@ -131,15 +137,10 @@ func writeList(w io.Writer, items []outItem, legacy map[*object.Object]string, f
 		writeIndented(&b, functionConfig, "  ", "  ")
 	}
 	if len(results) > 0 {
-		data, err := kyaml.Marshal(results)
-		if err != nil {
-			return err
-		}
 		b.WriteString("results:\n")
-		writeIndented(&b, data, "", "")
+		writeIndented(&b, resultText, "", "")
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Bytes(), nil
 }
 
 // writeIndented writes text with first before its first line and indent
