@@ -3,15 +3,13 @@ package engine
 import (
 	"fmt"
 	"maps"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/digest"
 	"github.com/kudo-render/kudo-render/enhance"
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/kube"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/refs"
@@ -375,36 +373,35 @@ func renderRequest(req Request) rendered {
 }
 
 // Parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and
-// returns when all calls returned.
-func Parallel(n int, f func(int)) {
-	workers := min(n, runtime.GOMAXPROCS(0))
-	if workers <= 1 {
-		for i := range n {
-			f(i)
+// returns when all calls returned (see package internal/par).
+func Parallel(n int, f func(int)) { par.Do(n, f) }
+
+// sharesObjects tells whether two items hold the same object.
+func sharesObjects(items []Item) bool {
+	seen := make(map[*object.Object]bool, len(items))
+	for _, it := range items {
+		if seen[it.Obj] {
+			return true
 		}
-		return
+		seen[it.Obj] = true
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
+	return false
 }
 
 // finish writes resource versions and processed-markers, which digest
 // everything else, and checks the pinned resource versions.
 func finish(items []Item, reqs []Request) error {
-	for _, it := range items {
-		if err := digest.Annotate([]*object.Object{it.Obj}, it.marker); err != nil {
-			return err
+	errs := make([]error, len(items))
+	annotate := func(i int) { errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker) }
+	if sharesObjects(items) { // one object annotated twice: in item order
+		for i := range items {
+			annotate(i)
 		}
+	} else {
+		par.Do(len(items), annotate)
+	}
+	if err := par.FirstError(errs); err != nil {
+		return err
 	}
 	expected := map[string]string{}
 	for _, r := range reqs {

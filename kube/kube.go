@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/object"
 )
 
@@ -28,29 +29,20 @@ type Options struct {
 // per removed field (errors when strict).
 func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) {
 	crds := crdSchemas(objs)
+	// Objects are typed on all cores (each only reads the schemas);
+	// diagnostics keep object order.
+	each := make([][]*diag.Diagnostic, len(objs))
+	one := func(i int) { each[i] = normalizeOne(objs[i], i, crds, opts) }
+	if distinct(objs) {
+		par.Do(len(objs), one)
+	} else { // an object listed twice is typed twice, in order
+		for i := range objs {
+			one(i)
+		}
+	}
 	var found []*diag.Diagnostic
-	for i, o := range objs {
-		t := builtinType(o)
-		for _, p := range o.Bool11 {
-			typeBool11(o, p, t, crds)
-		}
-		if t == nil {
-			continue
-		}
-		var removed []string
-		prune(o.Map, t, nil, &removed)
-		for _, f := range removed {
-			d := &diag.Diagnostic{
-				Severity: diag.SeverityWarning,
-				Resource: &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()},
-				Field:    f,
-				Msg:      fmt.Sprintf("removed: %s %s has no such field (the API server refuses it with strict field validation; KUDO dropped it)", o.APIVersion(), o.Kind()),
-			}
-			if opts.Where != nil {
-				d.File = opts.Where(i)
-			}
-			found = append(found, d)
-		}
+	for _, ds := range each {
+		found = append(found, ds...)
 	}
 	if opts.Strict && len(found) > 0 {
 		for _, d := range found {
@@ -59,6 +51,46 @@ func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) 
 		return nil, &diag.Error{Head: "strict: objects have fields their API type does not have", List: found}
 	}
 	return found, nil
+}
+
+// distinct tells whether no object is listed twice.
+func distinct(objs []*object.Object) bool {
+	seen := make(map[*object.Object]bool, len(objs))
+	for _, o := range objs {
+		if seen[o] {
+			return false
+		}
+		seen[o] = true
+	}
+	return true
+}
+
+// normalizeOne types the YAML 1.1 booleans of object o (the i-th) and
+// prunes the fields its built-in type lacks, reporting each.
+func normalizeOne(o *object.Object, i int, crds crdTable, opts Options) []*diag.Diagnostic {
+	t := builtinType(o)
+	for _, p := range o.Bool11 {
+		typeBool11(o, p, t, crds)
+	}
+	if t == nil {
+		return nil
+	}
+	var removed []string
+	prune(o.Map, t, nil, &removed)
+	found := make([]*diag.Diagnostic, 0, len(removed))
+	for _, f := range removed {
+		d := &diag.Diagnostic{
+			Severity: diag.SeverityWarning,
+			Resource: &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()},
+			Field:    f,
+			Msg:      fmt.Sprintf("removed: %s %s has no such field (the API server refuses it with strict field validation; KUDO dropped it)", o.APIVersion(), o.Kind()),
+		}
+		if opts.Where != nil {
+			d.File = opts.Where(i)
+		}
+		found = append(found, d)
+	}
+	return found
 }
 
 // builtinType is the Go type of a built-in kind, nil for other kinds.
