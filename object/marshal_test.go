@@ -1,6 +1,7 @@
 package object
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -100,6 +101,24 @@ func TestMarshalNEL(t *testing.T) {
 			if (werr != nil) != (gerr != nil) || string(want) != string(got) {
 				t.Errorf("%q: sigs.k8s.io/yaml gives %q, %v; marshal gives %q, %v", v, want, werr, got, gerr)
 			}
+		}
+	}
+}
+
+// TestStreamFirstError: documents are encoded concurrently, but the error
+// is the first failing object's, in stream order.
+func TestStreamFirstError(t *testing.T) {
+	var objs []*Object
+	for i := range 100 {
+		m := map[string]any{"kind": "ConfigMap", "metadata": map[string]any{"name": fmt.Sprint("cm-", i)}}
+		if i == 41 || i == 77 {
+			m["data"] = map[string]any{"x": math.NaN()}
+		}
+		objs = append(objs, &Object{Map: m})
+	}
+	for range 20 {
+		if _, err := Stream(objs); err == nil || !strings.Contains(err.Error(), `"cm-41"`) {
+			t.Fatalf("want the error of cm-41, got %v", err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package object
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/par"
 )
 
 // Object is one Kubernetes object.
@@ -133,15 +135,20 @@ func Stream(objs []*Object) ([]byte, error) {
 	// Documents are encoded first and joined into one buffer of the right
 	// size: growing a buffer by doubling copied and cleared the stream
 	// about twice over (a sixth of the time of 10,000 documents).
+	// They are encoded on all cores; the first error in object order wins.
 	docs := make([][]byte, len(objs))
-	size := 0
-	for i, o := range objs {
-		data, err := o.Marshal()
-		if err != nil {
-			return nil, fmt.Errorf("cannot serialise %s %q: %w", o.Kind(), o.Name(), err)
+	errs := make([]error, len(objs))
+	par.Do(len(objs), func(i int) {
+		if docs[i], errs[i] = objs[i].Marshal(); errs[i] != nil {
+			errs[i] = fmt.Errorf("cannot serialise %s %q: %w", objs[i].Kind(), objs[i].Name(), errs[i])
 		}
-		docs[i] = data
-		size += len(data) + len("---\n")
+	})
+	if err := par.FirstError(errs); err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, d := range docs {
+		size += len(d) + len("---\n")
 	}
 	buf := make([]byte, 0, size)
 	for i, d := range docs {
