@@ -110,26 +110,34 @@ func fetchesOf(srv *gittest.Server, url string) int {
 }
 
 // BenchmarkThreeRepositoriesCold renders the three-repository chain from
-// an empty cache, with 50 ms of latency on every request, and reports
-// its time as a multiple of the slowest single cold fetch of the three
-// (docs/performance.md: the target is <= 1.3x).
+// an empty cache, with 50 ms and 200 ms of latency on every request, and
+// reports its time as a multiple of the slowest single cold fetch of the
+// three (docs/performance.md: the target is <= 1.3x). The loopback
+// server's git processes share the machine's cores with the client, so
+// concurrent fetches also compete for CPU, which a remote host would not
+// take from the client; the longer latency shows the case where the
+// network dominates.
 func BenchmarkThreeRepositoriesCold(b *testing.B) {
-	_, refs, cfg := threeRepos(b, 50*time.Millisecond)
-	slowest := slowestFetch(b, refs)
-	root := b.TempDir()
-	var total time.Duration
-	n := 0
-	for b.Loop() {
-		cache := filepath.Join(root, fmt.Sprint(n))
-		start := time.Now()
-		if _, stderr, err := runStderr("render", cfg, "--allow-insecure-http", "--cache-dir", cache); err != nil {
-			b.Fatalf("%v\n%s", err, stderr)
-		}
-		total += time.Since(start)
-		n++
+	for _, latency := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond} {
+		b.Run(fmt.Sprint(latency), func(b *testing.B) {
+			_, refs, cfg := threeRepos(b, latency)
+			slowest := slowestFetch(b, refs)
+			root := b.TempDir()
+			var total time.Duration
+			n := 0
+			for b.Loop() {
+				cache := filepath.Join(root, fmt.Sprint(n))
+				start := time.Now()
+				if _, stderr, err := runStderr("render", cfg, "--allow-insecure-http", "--cache-dir", cache); err != nil {
+					b.Fatalf("%v\n%s", err, stderr)
+				}
+				total += time.Since(start)
+				n++
+			}
+			b.ReportMetric(float64(total)/float64(n)/float64(slowest), "x-slowest-fetch")
+			b.ReportMetric(float64(slowest.Milliseconds()), "slowest-fetch-ms")
+		})
 	}
-	b.ReportMetric(float64(total)/float64(n)/float64(slowest), "x-slowest-fetch")
-	b.ReportMetric(float64(slowest.Milliseconds()), "slowest-fetch-ms")
 }
 
 // slowestFetch opens each ref with an empty cache and returns the slowest
