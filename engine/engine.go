@@ -259,7 +259,11 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) 
 	Parallel(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
-	var items []Item
+	n := 0
+	for _, r := range results {
+		n += len(r.items)
+	}
+	items := make([]Item, 0, n)
 	var warnings []*diag.Diagnostic
 	var off []OffToggle
 	seen := map[string]bool{}

@@ -59,7 +59,9 @@ func renderOne(req Request) (*instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range state.Entries() {
+	entries := state.Entries()
+	in.items = make([]Item, 0, len(entries))
+	for _, e := range entries {
 		in.items = append(in.items, in.item(e))
 	}
 	return in, nil
