@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -109,12 +110,30 @@ func builtinType(o *object.Object) reflect.Type {
 // opaque reports whether a type reads its own JSON (Quantity,
 // IntOrString, Time, RawExtension, ...): nothing inside it is checked.
 func opaque(t reflect.Type) bool {
+	if v, ok := opaqueTypes.Load(t); ok {
+		return v.(bool)
+	}
 	pt := reflect.PointerTo(t)
-	return pt.Implements(reflect.TypeFor[json.Unmarshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+	o := pt.Implements(reflect.TypeFor[json.Unmarshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
+	opaqueTypes.Store(t, o)
+	return o
 }
+
+// opaqueTypes and typeFields memoise opaque and fields by type: every
+// object of a kind walks the same types (callers never change the maps).
+var opaqueTypes, typeFields sync.Map
 
 // fields lists the JSON fields of a struct, inline structs flattened.
 func fields(t reflect.Type) map[string]reflect.Type {
+	if v, ok := typeFields.Load(t); ok {
+		return v.(map[string]reflect.Type)
+	}
+	out := structFields(t)
+	typeFields.Store(t, out)
+	return out
+}
+
+func structFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
