@@ -27,15 +27,23 @@ func sum(data []byte) string {
 // Object is the resource version of an object: the SHA-256 of its
 // canonical JSON without this package's annotations.
 func Object(o *object.Object) (string, error) {
-	c := o.DeepCopy()
-	if ann := c.MapAt("metadata", "annotations"); ann != nil {
+	// Only the maps on the way to the annotations are copied: encoding
+	// reads the rest.
+	c := o.Map
+	if ann := o.MapAt("metadata", "annotations"); ann != nil {
+		ann = maps.Clone(ann)
 		delete(ann, AnnResourceVersion)
 		delete(ann, AnnProcessedBy)
+		md := maps.Clone(o.MapAt("metadata"))
 		if len(ann) == 0 {
-			delete(c.MapAt("metadata"), "annotations")
+			delete(md, "annotations")
+		} else {
+			md["annotations"] = ann
 		}
+		c = maps.Clone(o.Map)
+		c["metadata"] = md
 	}
-	data, err := json.Marshal(c.Map) // encoding/json sorts map keys
+	data, err := json.Marshal(c) // encoding/json sorts map keys
 	if err != nil {
 		return "", fmt.Errorf("cannot digest %s %q: %w", o.Kind(), o.Name(), err)
 	}

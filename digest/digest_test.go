@@ -33,6 +33,8 @@ func TestObject(t *testing.T) {
 		"OwnAnnotions": {reason: "Its own annotations do not count.", obj: cm("1", map[string]any{AnnResourceVersion: "sha256:x", AnnProcessedBy: "y"}), same: true},
 		"Data":         {reason: "Any change of content changes it.", obj: cm("2", nil)},
 		"Annotation":   {reason: "Other annotations count.", obj: cm("1", map[string]any{"a": "b"})},
+		"OwnAndOther":  {reason: "Other annotations count beside its own.", obj: cm("1", map[string]any{"a": "b", AnnProcessedBy: "y"})},
+		"EmptyAnns":    {reason: "Empty annotations are no annotations.", obj: cm("1", map[string]any{}), same: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -42,6 +44,10 @@ func TestObject(t *testing.T) {
 			}
 			if (a == b) != tc.same || !strings.HasPrefix(b, "sha256:") || len(b) != 71 {
 				t.Errorf("%s: %s vs %s", tc.reason, a, b)
+			}
+			before := tc.obj.DeepCopy()
+			if _, err := Object(tc.obj); err != nil || !cmp.Equal(before.Map, tc.obj.Map) {
+				t.Errorf("%s: Object changed the object (%v)", tc.reason, err)
 			}
 		})
 	}
