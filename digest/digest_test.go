@@ -38,6 +38,7 @@ func TestObject(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
+			before := tc.obj.DeepCopy()
 			b, err := Object(tc.obj)
 			if err != nil {
 				t.Fatal(err)
@@ -45,9 +46,8 @@ func TestObject(t *testing.T) {
 			if (a == b) != tc.same || !strings.HasPrefix(b, "sha256:") || len(b) != 71 {
 				t.Errorf("%s: %s vs %s", tc.reason, a, b)
 			}
-			before := tc.obj.DeepCopy()
-			if _, err := Object(tc.obj); err != nil || !cmp.Equal(before.Map, tc.obj.Map) {
-				t.Errorf("%s: Object changed the object (%v)", tc.reason, err)
+			if !cmp.Equal(before.Map, tc.obj.Map) {
+				t.Errorf("%s: Object changed the object", tc.reason)
 			}
 		})
 	}
