@@ -9,9 +9,12 @@ import (
 	"unicode"
 )
 
-// emit writes v, a tree that jsonNormal returned, as go-yaml v2's Marshal
-// would, without go-yaml's event queue (which allocates about 17 KB per
-// document and is never trimmed). It covers the documents kudo-render
+// emit writes v, a decoded tree or one that jsonNormal returned, as
+// sigs.k8s.io/yaml's Marshal (go-yaml v2 after the JSON round trip) would,
+// without the copy jsonNormal makes and without go-yaml's event queue
+// (which allocates about 17 KB per document and is never trimmed). What
+// it accepts, the round trip leaves as it is, but floats, which it
+// re-types as jsonFloat does. It covers the documents kudo-render
 // writes nearly always: a mapping of mappings, sequences, numbers,
 // booleans, nulls and printable ASCII strings that go-yaml writes on one
 // line, or as a literal block when they hold line breaks. For anything
@@ -104,8 +107,13 @@ func (e *emitter) sequence(s []any, indent int, inItem bool) bool {
 func (e *emitter) value(v any, indent int, inMapping bool) bool {
 	switch t := v.(type) {
 	case map[string]any:
-		if len(t) == 0 {
+		switch {
+		case t == nil: // what the JSON round trip makes of a nil map
+			e.write(" null")
+		case len(t) == 0:
 			e.write(" {}")
+		}
+		if len(t) == 0 {
 			break
 		}
 		if inMapping {
@@ -115,8 +123,13 @@ func (e *emitter) value(v any, indent int, inMapping bool) bool {
 		e.write(" ")
 		return e.mapping(t, indent+2, true)
 	case []any:
-		if len(t) == 0 {
+		switch {
+		case t == nil:
+			e.write(" null")
+		case len(t) == 0:
 			e.write(" []")
+		}
+		if len(t) == 0 {
 			break
 		}
 		if inMapping { // go-yaml does not indent a sequence in a mapping
@@ -142,8 +155,23 @@ func (e *emitter) value(v any, indent int, inMapping bool) bool {
 	return true
 }
 
-// nonString is the text of a number, boolean or null.
+// nonString is the text of a number, boolean or null. A float is first
+// re-typed as the JSON round trip would (jsonFloat: 3.0 is the int 3).
 func nonString(v any) (string, bool) {
+	switch t := v.(type) {
+	case float64:
+		n, err := jsonFloat(t, 64)
+		if err != nil {
+			return "", false
+		}
+		v = n
+	case float32:
+		n, err := jsonFloat(float64(t), 32)
+		if err != nil {
+			return "", false
+		}
+		v = n
+	}
 	switch t := v.(type) {
 	case nil:
 		return "null", true

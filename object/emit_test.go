@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	yamlv2 "go.yaml.in/yaml/v2"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // trickyStrings are scalars at the edges of go-yaml's rules: words YAML
@@ -51,6 +52,21 @@ func (g *gen) node(depth int) any {
 	case c == 4:
 		return g.next() - 100
 	case c == 5:
+		switch g.next() % 6 {
+		case 0:
+			return float64(g.next()) // integral: an int after the JSON round trip
+		case 1:
+			return float32(g.next()) / 3
+		case 2:
+			return uint64(1<<63) + uint64(g.next())
+		case 3:
+			if g.next()%2 == 0 {
+				return map[string]any(nil)
+			}
+			return []any(nil)
+		case 4:
+			return 1e21 * float64(g.next()+1)
+		}
 		return float64(g.next()) / 7
 	case c == 6:
 		return g.next()%2 == 0
@@ -140,6 +156,29 @@ func TestEmitShapes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzMarshalTrees: for the same trees, raw (floats, nil collections,
+// invalid UTF-8 as decoded), marshal writes what sigs.k8s.io/yaml writes,
+// or fails where it fails.
+func FuzzMarshalTrees(f *testing.F) {
+	f.Add([]byte{8, 1, 2, 3, 9, 5, 0, 3, 5, 3, 1, 5, 1, 7, 11, 0}, "key\x00value with spaces\x00\xff")
+	f.Add([]byte{3, 40, 10, 2, 8, 10, 5, 4, 9, 5, 2, 1}, "a: b\x00multi\nline\n\x00\u0085x")
+	f.Fuzz(func(t *testing.T, shape []byte, words string) {
+		g := &gen{shape: shape, pool: append(strings.Split(words, "\x00"), trickyStrings...)}
+		v := g.mapping(0)
+		if n, err := jsonNormal(v); err == nil && !totalOrders(n) {
+			return
+		}
+		want, werr := sigsyaml.Marshal(v)
+		got, gerr := marshal(v)
+		if (werr != nil) != (gerr != nil) {
+			t.Fatalf("errors differ: sigs.k8s.io/yaml %v, marshal %v", werr, gerr)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Fatalf("-sigs.k8s.io/yaml +marshal:\n%s", diff)
+		}
+	})
 }
 
 // FuzzEmit: for trees built from the fuzz input (strings from it and from

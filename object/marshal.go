@@ -18,6 +18,12 @@ import (
 // slices and maps as null) and encoded once, by emit where it can (most
 // documents), else by go-yaml v2.
 func marshal(v any) ([]byte, error) {
+	// emit takes the tree as it is when everything in it is what the JSON
+	// round trip leaves alone (it re-types floats itself), else the
+	// normalised copy.
+	if b, ok := emit(v); ok {
+		return b, nil
+	}
 	n, err := jsonNormal(v)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling into JSON: %w", err)
@@ -40,6 +46,7 @@ func jsonNormal(v any) (any, error) {
 			return nil, nil
 		}
 		out := make(map[string]any, len(t))
+		var from map[string]string // normalised key -> original, once keys collide
 		for k, x := range t {
 			nx, err := jsonNormal(x)
 			if err != nil {
@@ -49,7 +56,21 @@ func jsonNormal(v any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[nk.(string)] = nx
+			key := nk.(string)
+			if _, dup := out[key]; dup || key != k {
+				// Keys with invalid UTF-8 can become equal. encoding/json
+				// writes keys sorted by their original bytes and go-yaml
+				// keeps the last of equal keys: the greatest original wins,
+				// whatever order the map is walked in.
+				if from == nil {
+					from = map[string]string{}
+				}
+				if prev, seen := from[key]; dup && (!seen && key > k || seen && prev > k) {
+					continue
+				}
+				from[key] = k
+			}
+			out[key] = nx
 		}
 		return out, nil
 	case []any:

@@ -122,3 +122,24 @@ func TestStreamFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalCollidingKeys: keys that invalid UTF-8 makes equal keep the
+// value sigs.k8s.io/yaml keeps (the greatest original key's), whatever
+// order the map is walked in.
+func TestMarshalCollidingKeys(t *testing.T) {
+	for _, v := range []map[string]any{
+		{"\x92": 1, "\xff": 2},
+		{"\x92": 1, "\xff": 2, "\ufffd": 3},
+		{"\ufffd": 3, "a\xff": 4, "a\xfe": 5, "a\ufffd": 6},
+	} {
+		want, err := yaml.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 50 {
+			if got, err := marshal(v); err != nil || string(got) != string(want) {
+				t.Fatalf("%q: got %q, %v; sigs.k8s.io/yaml %q", v, got, err, want)
+			}
+		}
+	}
+}
