@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
@@ -35,13 +36,24 @@ func Decode(out *Output) ([]Doc, error) {
 	if line, err := strictyaml.CheckStream(out.Text, "the rendered YAML"); err != nil {
 		return nil, &Error{Template: out.Name, Line: out.SourceLine(line), Msg: err.Error()}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(out.Text))
+	lim := limits.Current()
+	if docs, ok := decodeParallel(out, lim); ok {
+		return docs, nil
+	}
 	// Aliases can make a few bytes expand into billions of values ("billion
 	// laughs"); decoding into yaml.Node skips go-yaml's own limit, so
 	// toValue counts values (aliases expanded) against --max-yaml-values
 	// and nesting against --max-yaml-depth.
-	lim := limits.Current()
 	b := &valueBudget{left: lim.YAMLValues, max: lim.YAMLValues, depth: lim.YAMLDepth}
+	return decodeDocs(out, out.Text, 0, b, nil)
+}
+
+// decodeDocs decodes the documents of text, which starts at line
+// offset+1 of the rendered output. With shared set (a part decoded on its
+// own), each document may use only what shared has left, and takes what
+// it used from it.
+func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var docs []Doc
 	for {
 		var n yaml.Node
@@ -59,18 +71,25 @@ func Decode(out *Output) ([]Doc, error) {
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			continue
 		}
-		line := out.SourceLine(root.Line)
+		line := out.SourceLine(root.Line + offset)
 		if root.Kind != yaml.MappingNode {
 			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
 		}
 		b.bool11, b.path = nil, b.path[:0]
+		if shared != nil {
+			b.left = shared.Load()
+		}
+		before := b.left
 		v, err := toValue(root, b, 0)
 		if err != nil {
 			var at *atLine
 			if errors.As(err, &at) {
-				line = out.SourceLine(at.line)
+				line = out.SourceLine(at.line + offset)
 			}
 			return nil, &Error{Template: out.Name, Line: line, Msg: err.Error()}
+		}
+		if shared != nil && shared.Add(b.left-before) < 0 {
+			return nil, limits.Err("yaml-values", b.max, "the rendered YAML (aliases expanded)")
 		}
 		m := v.(map[string]any)
 		for _, f := range []string{"apiVersion", "kind"} {
