@@ -223,8 +223,13 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		return nil, err
 	}
 	scopes := enhance.ScopesOf(objs)
-	for _, it := range items {
-		enhance.Object(it.Obj, it.Meta, scopes)
+	enhanceOne := func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) }
+	if sharesObjects(items) { // one object enhanced twice: in item order
+		for i := range items {
+			enhanceOne(i)
+		}
+	} else {
+		par.Do(len(items), enhanceOne)
 	}
 	lookup := opts.Lookup
 	if opts.LookupFunc != nil && refs.AnyReference(objs) {
@@ -263,7 +268,10 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) 
 	for _, r := range results {
 		n += len(r.items)
 	}
-	items := make([]Item, 0, n)
+	var items []Item
+	if len(results) > 1 {
+		items = make([]Item, 0, n)
+	}
 	var warnings []*diag.Diagnostic
 	var off []OffToggle
 	seen := map[string]bool{}
@@ -284,7 +292,11 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) 
 				items = append(items, c.items...)
 			}
 		}
-		items = append(items, r.items...)
+		if len(items) == 0 && len(results) == 1 {
+			items = r.items // the only list: no copy (100,000 items are 40 MB)
+		} else {
+			items = append(items, r.items...)
+		}
 		off = append(off, r.off...)
 	}
 	return items, warnings, off, nil

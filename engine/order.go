@@ -13,24 +13,41 @@ import (
 // kustomize's legacy order (kind first), then namespace and name. The sort
 // is stable.
 func Sort(items []Item) {
-	slices.SortStableFunc(items, func(a, b Item) int {
-		if c := cmp.Compare(a.Wave, b.Wave); c != 0 {
+	// The keys are worked out once per item, and the items moved once:
+	// comparing items by value copied them and parsed their apiVersion
+	// on every comparison.
+	type key struct {
+		wave     int
+		gvk      resid.Gvk
+		ns, name string
+		index    int
+	}
+	keys := make([]key, len(items))
+	for i, it := range items {
+		keys[i] = key{it.Wave, gvk(it.Obj), it.Obj.Namespace(), it.Obj.Name(), i}
+	}
+	slices.SortStableFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(a.wave, b.wave); c != 0 {
 			return c
 		}
-		ga, gb := gvk(a.Obj), gvk(b.Obj)
-		if !ga.Equals(gb) {
-			if ga.IsLessThan(gb) {
+		if !a.gvk.Equals(b.gvk) {
+			if a.gvk.IsLessThan(b.gvk) {
 				return -1
 			}
-			if gb.IsLessThan(ga) {
+			if b.gvk.IsLessThan(a.gvk) {
 				return 1
 			}
 		}
-		if c := cmp.Compare(a.Obj.Namespace(), b.Obj.Namespace()); c != 0 {
+		if c := cmp.Compare(a.ns, b.ns); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Obj.Name(), b.Obj.Name())
+		return cmp.Compare(a.name, b.name)
 	})
+	sorted := make([]Item, len(items))
+	for i, k := range keys {
+		sorted[i] = items[k.index]
+	}
+	copy(items, sorted)
 }
 
 func gvk(o *object.Object) resid.Gvk {
