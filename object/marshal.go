@@ -31,7 +31,7 @@ func marshal(v any) ([]byte, error) {
 	if b, ok := emit(n); ok {
 		return b, nil
 	}
-	return yamlv2.Marshal(n)
+	return yamlv2.Marshal(ordered(n))
 }
 
 // jsonNormal returns v as the JSON round trip would give it to go-yaml.
@@ -249,4 +249,26 @@ func validUTF8(s string) string {
 		i += size
 	}
 	return string(out)
+}
+
+// ordered gives go-yaml the mappings of v as MapSlices in emit's key
+// order, which is go-yaml's own wherever that is a total order. Where it
+// is not (keys such as "10", "010" and "0o17"), go-yaml's result would
+// depend on the order Go walks the map in.
+func ordered(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(yamlv2.MapSlice, 0, len(t))
+		for _, k := range sortedKeys(t) {
+			out = append(out, yamlv2.MapItem{Key: k, Value: ordered(t[k])})
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = ordered(x)
+		}
+		return out
+	}
+	return v
 }

@@ -143,3 +143,21 @@ func TestMarshalCollidingKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalKeyOrderFixed: keys on which go-yaml's order is not a total
+// one ("10" < "010" < "0o17" < "10") still come out in one order, run after
+// run, also on the go-yaml path (a value emit leaves to go-yaml).
+func TestMarshalKeyOrderFixed(t *testing.T) {
+	for _, extra := range []any{1, "é"} { // emit's path, go-yaml's path
+		v := map[string]any{"10": 1, "010": 2, "0o17": 3, "x": extra}
+		first, err := marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 100 {
+			if got, _ := marshal(v); string(got) != string(first) {
+				t.Fatalf("%v: the order changed:\n%s\n%s", extra, first, got)
+			}
+		}
+	}
+}
