@@ -77,7 +77,7 @@ func sprigHermetic() map[string]any {
 func FuncMap() template.FuncMap {
 	m := template.FuncMap{}
 	for _, name := range Allowed {
-		if f, ok := sprigFuncs[name]; ok {
+		if f, ok := sprigFuncs()[name]; ok {
 			m[name] = f
 		}
 	}
@@ -104,7 +104,7 @@ func FuncMap() template.FuncMap {
 // Denied reports whether a function name is withheld from templates:
 // it is not on the allow-list (nor one of text/template's builtins).
 func Denied(name string) bool {
-	_, ok := funcs[name]
+	_, ok := funcs()[name]
 	return !ok && !builtins[name]
 }
 

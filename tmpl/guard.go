@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kudo-render/kudo-render/limits"
@@ -403,10 +404,11 @@ func gValues(dict map[string]any) []any {
 }
 
 // sprigFuncs is Sprig's hermetic function map, read once.
-var sprigFuncs = sprigHermetic()
+// It is built on first use, so commands that render nothing never pay for it.
+var sprigFuncs = sync.OnceValue(sprigHermetic)
 
 func sprigFunc(name string) any {
-	f, ok := sprigFuncs[name]
+	f, ok := sprigFuncs()[name]
 	if !ok {
 		panic("tmpl: no Sprig function " + name)
 	}
@@ -542,7 +544,7 @@ func (b *budget) spend(fn string, n int) {
 func budgeted(b *budget) map[string]any {
 	out := map[string]any{}
 	for _, name := range listBuilders {
-		f, ok := funcs[name]
+		f, ok := funcs()[name]
 		if !ok {
 			continue
 		}

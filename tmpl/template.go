@@ -49,12 +49,14 @@ type prepared struct {
 	b *budget
 }
 
-var funcs = FuncMap()
+// funcs is the function map, built on first use (commands that parse no
+// template do not pay for it).
+var funcs = sync.OnceValue(FuncMap)
 
 // Parse parses src as the template name (a path such as
 // "templates/service.yaml", used in every message).
 func Parse(name string, src []byte) (*Template, error) {
-	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Parse(string(src))
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcs()).Parse(string(src))
 	if err != nil {
 		return nil, tidy(name, err)
 	}
