@@ -100,7 +100,7 @@ func builtinType(o *object.Object) reflect.Type {
 	if err != nil || o.Kind() == "" {
 		return nil
 	}
-	t, ok := builtin().AllKnownTypes()[gv.WithKind(o.Kind())]
+	t, ok := builtinTypes(gv)[o.Kind()]
 	if !ok {
 		return nil
 	}

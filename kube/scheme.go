@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"reflect"
 	"sync"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -59,73 +60,94 @@ import (
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	storagemigrationv1beta1 "k8s.io/api/storagemigration/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// builtin is the scheme of Kubernetes' built-in API types, made on first
-// use (registering them costs milliseconds a command that renders nothing
-// should not pay).
-var builtin = sync.OnceValue(func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		admissionregistrationv1.AddToScheme,
-		admissionregistrationv1alpha1.AddToScheme,
-		admissionregistrationv1beta1.AddToScheme,
-		internalv1alpha1.AddToScheme,
-		appsv1.AddToScheme,
-		appsv1beta1.AddToScheme,
-		appsv1beta2.AddToScheme,
-		authenticationv1.AddToScheme,
-		authenticationv1alpha1.AddToScheme,
-		authenticationv1beta1.AddToScheme,
-		authorizationv1.AddToScheme,
-		authorizationv1beta1.AddToScheme,
-		autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme,
-		batchv1.AddToScheme,
-		batchv1beta1.AddToScheme,
-		certificatesv1.AddToScheme,
-		certificatesv1alpha1.AddToScheme,
-		certificatesv1beta1.AddToScheme,
-		coordinationv1.AddToScheme,
-		coordinationv1alpha2.AddToScheme,
-		coordinationv1beta1.AddToScheme,
-		corev1.AddToScheme,
-		discoveryv1.AddToScheme,
-		discoveryv1beta1.AddToScheme,
-		eventsv1.AddToScheme,
-		eventsv1beta1.AddToScheme,
-		extensionsv1beta1.AddToScheme,
-		flowcontrolv1.AddToScheme,
-		flowcontrolv1beta1.AddToScheme,
-		flowcontrolv1beta2.AddToScheme,
-		flowcontrolv1beta3.AddToScheme,
-		lifecyclev1alpha1.AddToScheme,
-		networkingv1.AddToScheme,
-		networkingv1beta1.AddToScheme,
-		nodev1.AddToScheme,
-		nodev1alpha1.AddToScheme,
-		nodev1beta1.AddToScheme,
-		policyv1.AddToScheme,
-		policyv1beta1.AddToScheme,
-		rbacv1.AddToScheme,
-		rbacv1alpha1.AddToScheme,
-		rbacv1beta1.AddToScheme,
-		resourcev1.AddToScheme,
-		resourcev1alpha3.AddToScheme,
-		resourcev1beta1.AddToScheme,
-		resourcev1beta2.AddToScheme,
-		schedulingv1.AddToScheme,
-		schedulingv1alpha3.AddToScheme,
-		schedulingv1beta1.AddToScheme,
-		storagev1.AddToScheme,
-		storagev1alpha1.AddToScheme,
-		storagev1beta1.AddToScheme,
-		storagemigrationv1.AddToScheme,
-		storagemigrationv1beta1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			panic("kube: cannot register the built-in API types: " + err.Error())
-		}
+// apiGroup is one group version of Kubernetes' built-in API types.
+type apiGroup struct {
+	gv  schema.GroupVersion
+	add func(*runtime.Scheme) error
+}
+
+// apiGroups are the built-in group versions kudo-render types objects of.
+var apiGroups = []apiGroup{
+	{admissionregistrationv1.SchemeGroupVersion, admissionregistrationv1.AddToScheme},
+	{admissionregistrationv1alpha1.SchemeGroupVersion, admissionregistrationv1alpha1.AddToScheme},
+	{admissionregistrationv1beta1.SchemeGroupVersion, admissionregistrationv1beta1.AddToScheme},
+	{internalv1alpha1.SchemeGroupVersion, internalv1alpha1.AddToScheme},
+	{appsv1.SchemeGroupVersion, appsv1.AddToScheme},
+	{appsv1beta1.SchemeGroupVersion, appsv1beta1.AddToScheme},
+	{appsv1beta2.SchemeGroupVersion, appsv1beta2.AddToScheme},
+	{authenticationv1.SchemeGroupVersion, authenticationv1.AddToScheme},
+	{authenticationv1alpha1.SchemeGroupVersion, authenticationv1alpha1.AddToScheme},
+	{authenticationv1beta1.SchemeGroupVersion, authenticationv1beta1.AddToScheme},
+	{authorizationv1.SchemeGroupVersion, authorizationv1.AddToScheme},
+	{authorizationv1beta1.SchemeGroupVersion, authorizationv1beta1.AddToScheme},
+	{autoscalingv1.SchemeGroupVersion, autoscalingv1.AddToScheme},
+	{autoscalingv2.SchemeGroupVersion, autoscalingv2.AddToScheme},
+	{batchv1.SchemeGroupVersion, batchv1.AddToScheme},
+	{batchv1beta1.SchemeGroupVersion, batchv1beta1.AddToScheme},
+	{certificatesv1.SchemeGroupVersion, certificatesv1.AddToScheme},
+	{certificatesv1alpha1.SchemeGroupVersion, certificatesv1alpha1.AddToScheme},
+	{certificatesv1beta1.SchemeGroupVersion, certificatesv1beta1.AddToScheme},
+	{coordinationv1.SchemeGroupVersion, coordinationv1.AddToScheme},
+	{coordinationv1alpha2.SchemeGroupVersion, coordinationv1alpha2.AddToScheme},
+	{coordinationv1beta1.SchemeGroupVersion, coordinationv1beta1.AddToScheme},
+	{corev1.SchemeGroupVersion, corev1.AddToScheme},
+	{discoveryv1.SchemeGroupVersion, discoveryv1.AddToScheme},
+	{discoveryv1beta1.SchemeGroupVersion, discoveryv1beta1.AddToScheme},
+	{eventsv1.SchemeGroupVersion, eventsv1.AddToScheme},
+	{eventsv1beta1.SchemeGroupVersion, eventsv1beta1.AddToScheme},
+	{extensionsv1beta1.SchemeGroupVersion, extensionsv1beta1.AddToScheme},
+	{flowcontrolv1.SchemeGroupVersion, flowcontrolv1.AddToScheme},
+	{flowcontrolv1beta1.SchemeGroupVersion, flowcontrolv1beta1.AddToScheme},
+	{flowcontrolv1beta2.SchemeGroupVersion, flowcontrolv1beta2.AddToScheme},
+	{flowcontrolv1beta3.SchemeGroupVersion, flowcontrolv1beta3.AddToScheme},
+	{lifecyclev1alpha1.SchemeGroupVersion, lifecyclev1alpha1.AddToScheme},
+	{networkingv1.SchemeGroupVersion, networkingv1.AddToScheme},
+	{networkingv1beta1.SchemeGroupVersion, networkingv1beta1.AddToScheme},
+	{nodev1.SchemeGroupVersion, nodev1.AddToScheme},
+	{nodev1alpha1.SchemeGroupVersion, nodev1alpha1.AddToScheme},
+	{nodev1beta1.SchemeGroupVersion, nodev1beta1.AddToScheme},
+	{policyv1.SchemeGroupVersion, policyv1.AddToScheme},
+	{policyv1beta1.SchemeGroupVersion, policyv1beta1.AddToScheme},
+	{rbacv1.SchemeGroupVersion, rbacv1.AddToScheme},
+	{rbacv1alpha1.SchemeGroupVersion, rbacv1alpha1.AddToScheme},
+	{rbacv1beta1.SchemeGroupVersion, rbacv1beta1.AddToScheme},
+	{resourcev1.SchemeGroupVersion, resourcev1.AddToScheme},
+	{resourcev1alpha3.SchemeGroupVersion, resourcev1alpha3.AddToScheme},
+	{resourcev1beta1.SchemeGroupVersion, resourcev1beta1.AddToScheme},
+	{resourcev1beta2.SchemeGroupVersion, resourcev1beta2.AddToScheme},
+	{schedulingv1.SchemeGroupVersion, schedulingv1.AddToScheme},
+	{schedulingv1alpha3.SchemeGroupVersion, schedulingv1alpha3.AddToScheme},
+	{schedulingv1beta1.SchemeGroupVersion, schedulingv1beta1.AddToScheme},
+	{storagev1.SchemeGroupVersion, storagev1.AddToScheme},
+	{storagev1alpha1.SchemeGroupVersion, storagev1alpha1.AddToScheme},
+	{storagev1beta1.SchemeGroupVersion, storagev1beta1.AddToScheme},
+	{storagemigrationv1.SchemeGroupVersion, storagemigrationv1.AddToScheme},
+	{storagemigrationv1beta1.SchemeGroupVersion, storagemigrationv1beta1.AddToScheme},
+}
+
+// gvTypes memoises builtinTypes by group version: registering a group's
+// types costs time a render pays only for the groups its objects use.
+var gvTypes sync.Map
+
+// builtinTypes returns the Go types of the kinds of a built-in group
+// version, by kind; nil for any other group version.
+func builtinTypes(gv schema.GroupVersion) map[string]reflect.Type {
+	if v, ok := gvTypes.Load(gv); ok {
+		return v.(map[string]reflect.Type)
 	}
-	return s
-})
+	for _, g := range apiGroups {
+		if g.gv != gv {
+			continue
+		}
+		s := runtime.NewScheme()
+		if err := g.add(s); err != nil {
+			panic("kube: cannot register the built-in API types of " + gv.String() + ": " + err.Error())
+		}
+		v, _ := gvTypes.LoadOrStore(gv, s.KnownTypes(gv))
+		return v.(map[string]reflect.Type)
+	}
+	return nil
+}
