@@ -212,7 +212,7 @@ func compareOne(k Key, a, b *engine.Item, opts Options) (*Object, error) {
 		case byBookkeeping:
 			o.HiddenFields++
 		default:
-			o.Fields = append(o.Fields, field(c, secret, !opts.ShowSecrets, opts))
+			o.Fields = append(o.Fields, field(c, secret, opts))
 		}
 	}
 	if len(o.Fields) == 0 && len(o.Moves) == 0 {

@@ -116,11 +116,11 @@ func maskObject(k Key, o *object.Object) {
 	}
 }
 
-// field is a change as shown: masked when secret, long strings line by
-// line.
-func field(c Change, secret, mask bool, opts Options) Field {
+// field is a change as shown: masked when secret (unless
+// opts.ShowSecrets), long strings line by line.
+func field(c Change, secret bool, opts Options) Field {
 	f := Field{Path: c.Path, Op: c.Op, From: c.From, To: c.To}
-	if mask && (secretPath(secret, c) || hasSecretValue(c.From, opts.SecretValues) || hasSecretValue(c.To, opts.SecretValues)) {
+	if !opts.ShowSecrets && (secretPath(secret, c) || hasSecretValue(c.From, opts.SecretValues) || hasSecretValue(c.To, opts.SecretValues)) {
 		f.Masked = true
 		f.From, f.To = Hidden, Hidden
 		switch c.Op {
