@@ -223,14 +223,8 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		return nil, err
 	}
 	scopes := enhance.ScopesOf(objs)
-	enhanceOne := func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) }
-	if sharesObjects(items) { // one object enhanced twice: in item order
-		for i := range items {
-			enhanceOne(i)
-		}
-	} else {
-		par.Do(len(items), enhanceOne)
-	}
+	// An object listed twice is enhanced twice, in item order.
+	par.DoIf(par.Distinct(objs), len(items), func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) })
 	lookup := opts.Lookup
 	if opts.LookupFunc != nil && refs.AnyReference(objs) {
 		more, err := opts.LookupFunc()
@@ -261,7 +255,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // whatever the scheduling.
 func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
 	results := make([]rendered, len(reqs))
-	Parallel(len(reqs), func(i int) {
+	par.Do(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
 	n := 0
@@ -388,34 +382,15 @@ func renderRequest(req Request) rendered {
 	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
 }
 
-// Parallel calls f(0) ... f(n-1) on up to GOMAXPROCS goroutines and
-// returns when all calls returned (see package internal/par).
-func Parallel(n int, f func(int)) { par.Do(n, f) }
-
-// sharesObjects tells whether two items hold the same object.
-func sharesObjects(items []Item) bool {
-	seen := make(map[*object.Object]bool, len(items))
-	for _, it := range items {
-		if seen[it.Obj] {
-			return true
-		}
-		seen[it.Obj] = true
-	}
-	return false
-}
-
 // finish writes resource versions and processed-markers, which digest
 // everything else, and checks the pinned resource versions.
 func finish(items []Item, reqs []Request) error {
+	// After Decorate, which may have changed the items: an object listed
+	// twice is annotated twice, in item order.
 	errs := make([]error, len(items))
-	annotate := func(i int) { errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker) }
-	if sharesObjects(items) { // one object annotated twice: in item order
-		for i := range items {
-			annotate(i)
-		}
-	} else {
-		par.Do(len(items), annotate)
-	}
+	par.DoIf(par.Distinct(Objects(items)), len(items), func(i int) {
+		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker)
+	})
 	if err := par.FirstError(errs); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/limits"
 )
@@ -122,7 +122,7 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 	// Items are parsed on all cores; the first error in item order wins,
 	// as when they were read one after another.
 	errs := make([]error, len(rl.items))
-	engine.Parallel(len(rl.items), func(i int) {
+	par.Do(len(rl.items), func(i int) {
 		rl.items[i].header, errs[i] = readHeader(rl.items[i].text)
 	})
 	for i, err := range errs {

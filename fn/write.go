@@ -10,6 +10,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/enhance"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/output"
 )
@@ -93,7 +94,7 @@ func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engi
 func encodeList(items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*KRMResult) ([]byte, error) {
 	encoded := make([][]byte, len(items))
 	errs := make([]error, len(items))
-	engine.Parallel(len(items), func(i int) {
+	par.Do(len(items), func(i int) {
 		if o := items[i].obj; o != nil {
 			encoded[i], errs[i] = o.Marshal()
 			if p, ok := legacy[o]; ok && errs[i] == nil {
@@ -103,10 +104,8 @@ func encodeList(items []outItem, legacy map[*object.Object]string, functionConfi
 			encoded[i] = items[i].text
 		}
 	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := par.FirstError(errs); err != nil {
+		return nil, err
 	}
 	var resultText []byte
 	if len(results) > 0 {

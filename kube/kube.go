@@ -33,14 +33,8 @@ func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) 
 	// Objects are typed on all cores (each only reads the schemas);
 	// diagnostics keep object order.
 	each := make([][]*diag.Diagnostic, len(objs))
-	one := func(i int) { each[i] = normalizeOne(objs[i], i, crds, opts) }
-	if distinct(objs) {
-		par.Do(len(objs), one)
-	} else { // an object listed twice is typed twice, in order
-		for i := range objs {
-			one(i)
-		}
-	}
+	// An object listed twice is typed twice, in order.
+	par.DoIf(par.Distinct(objs), len(objs), func(i int) { each[i] = normalizeOne(objs[i], i, crds, opts) })
 	var found []*diag.Diagnostic
 	for _, ds := range each {
 		found = append(found, ds...)
@@ -52,18 +46,6 @@ func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) 
 		return nil, &diag.Error{Head: "strict: objects have fields their API type does not have", List: found}
 	}
 	return found, nil
-}
-
-// distinct tells whether no object is listed twice.
-func distinct(objs []*object.Object) bool {
-	seen := make(map[*object.Object]bool, len(objs))
-	for _, o := range objs {
-		if seen[o] {
-			return false
-		}
-		seen[o] = true
-	}
-	return true
 }
 
 // normalizeOne types the YAML 1.1 booleans of object o (the i-th) and

@@ -30,6 +30,31 @@ func Do(n int, f func(int)) {
 	wg.Wait()
 }
 
+// DoIf is Do when parallel, else the calls one after another in index
+// order.
+func DoIf(parallel bool, n int, f func(int)) {
+	if parallel {
+		Do(n, f)
+		return
+	}
+	for i := range n {
+		f(i)
+	}
+}
+
+// Distinct tells whether no element of xs appears twice, so that calls
+// which each change their own element may run at once.
+func Distinct[T comparable](xs []T) bool {
+	seen := make(map[T]bool, len(xs))
+	for _, x := range xs {
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+	}
+	return true
+}
+
 // FirstError is the first non-nil error of errs in index order.
 func FirstError(errs []error) error {
 	for _, err := range errs {

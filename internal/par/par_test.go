@@ -52,3 +52,29 @@ func ExampleDo() {
 	fmt.Println(squares)
 	// Output: [0 1 4 9 16]
 }
+
+// TestDoIfAndDistinct: DoIf(false) calls in index order; Distinct finds an
+// element listed twice.
+func TestDoIfAndDistinct(t *testing.T) {
+	var order []int
+	DoIf(false, 5, func(i int) { order = append(order, i) })
+	if fmt.Sprint(order) != "[0 1 2 3 4]" {
+		t.Errorf("DoIf(false) called %v", order)
+	}
+	calls := make([]atomic.Int32, 100)
+	DoIf(true, 100, func(i int) { calls[i].Add(1) })
+	for i := range calls {
+		if calls[i].Load() != 1 {
+			t.Fatalf("DoIf(true): index %d called %d times", i, calls[i].Load())
+		}
+	}
+	a, b := new(int), new(int)
+	for _, tc := range []struct {
+		xs   []*int
+		want bool
+	}{{nil, true}, {[]*int{a, b}, true}, {[]*int{a, b, a}, false}} {
+		if got := Distinct(tc.xs); got != tc.want {
+			t.Errorf("Distinct(%v) = %v", tc.xs, got)
+		}
+	}
+}
