@@ -258,12 +258,12 @@ func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) 
 	par.Do(len(reqs), func(i int) {
 		results[i] = renderRequest(reqs[i])
 	})
-	n := 0
-	for _, r := range results {
-		n += len(r.items)
-	}
 	var items []Item
 	if len(results) > 1 {
+		n := 0
+		for _, r := range results {
+			n += len(r.items)
+		}
 		items = make([]Item, 0, n)
 	}
 	var warnings []*diag.Diagnostic

@@ -66,11 +66,7 @@ func (e *emitter) indent(n int) {
 // mapping writes a non-empty mapping whose keys start at column indent;
 // inItem says the first key follows a sequence item's "- ".
 func (e *emitter) mapping(m map[string]any, indent int, inItem bool) bool {
-	keys := sortedKeys(m)
-	if keys == nil {
-		return false
-	}
-	for i, k := range keys {
+	for i, k := range sortedKeys(m) {
 		if i > 0 || !inItem {
 			e.indent(indent)
 		}
@@ -112,32 +108,26 @@ func (e *emitter) value(v any, indent int, inMapping bool) bool {
 			e.write(" null")
 		case len(t) == 0:
 			e.write(" {}")
-		}
-		if len(t) == 0 {
-			break
-		}
-		if inMapping {
+		case inMapping:
 			e.newline()
 			return e.mapping(t, indent+2, false)
+		default:
+			e.write(" ")
+			return e.mapping(t, indent+2, true)
 		}
-		e.write(" ")
-		return e.mapping(t, indent+2, true)
 	case []any:
 		switch {
 		case t == nil:
 			e.write(" null")
 		case len(t) == 0:
 			e.write(" []")
-		}
-		if len(t) == 0 {
-			break
-		}
-		if inMapping { // go-yaml does not indent a sequence in a mapping
+		case inMapping: // go-yaml does not indent a sequence in a mapping
 			e.newline()
 			return e.sequence(t, indent, false)
+		default:
+			e.write(" ")
+			return e.sequence(t, indent+2, true)
 		}
-		e.write(" ")
-		return e.sequence(t, indent+2, true)
 	case string:
 		if strings.IndexByte(t, '\n') >= 0 {
 			return e.literal(t, indent+2)

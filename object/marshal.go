@@ -65,7 +65,11 @@ func jsonNormal(v any) (any, error) {
 				if from == nil {
 					from = map[string]string{}
 				}
-				if prev, seen := from[key]; dup && (!seen && key > k || seen && prev > k) {
+				prev, seen := from[key]
+				if !seen {
+					prev = key // the key held is its own original
+				}
+				if dup && prev > k {
 					continue
 				}
 				from[key] = k

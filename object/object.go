@@ -1,6 +1,7 @@
 package object
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -132,10 +133,9 @@ func (o *Object) Marshal() ([]byte, error) {
 
 // Stream serialises objects as one YAML stream separated by "---".
 func Stream(objs []*Object) ([]byte, error) {
-	// Documents are encoded first and joined into one buffer of the right
-	// size: growing a buffer by doubling copied and cleared the stream
-	// about twice over (a sixth of the time of 10,000 documents).
-	// They are encoded on all cores; the first error in object order wins.
+	// Documents are encoded on all cores (the first error in object order
+	// wins), then joined into one buffer of the right size: growing a
+	// buffer by doubling copied and cleared the stream about twice over.
 	docs := make([][]byte, len(objs))
 	errs := make([]error, len(objs))
 	par.Do(len(objs), func(i int) {
@@ -146,18 +146,7 @@ func Stream(objs []*Object) ([]byte, error) {
 	if err := par.FirstError(errs); err != nil {
 		return nil, err
 	}
-	size := 0
-	for _, d := range docs {
-		size += len(d) + len("---\n")
-	}
-	buf := make([]byte, 0, size)
-	for i, d := range docs {
-		if i > 0 {
-			buf = append(buf, "---\n"...)
-		}
-		buf = append(buf, d...)
-	}
-	return buf, nil
+	return bytes.Join(docs, []byte("---\n")), nil
 }
 
 // DeepCopy copies the object's content.
