@@ -20,16 +20,7 @@ func gitBaseB(t testing.TB) (srv *gittest.Server, repo *gittest.Repo, cfg string
 	t.Helper()
 	srv = gittest.NewServer(t, gittest.Options{})
 	repo = srv.NewRepo("kudo-render.git")
-	files := map[string]string{}
-	filepath.WalkDir("../examples/mysql", func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			data, _ := os.ReadFile(p)
-			rel, _ := filepath.Rel("..", p)
-			files[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	repo.Commit("mysql base", files)
+	repo.Commit("mysql base", repoFiles(t, "../examples/mysql", "examples/mysql"))
 	data, err := os.ReadFile("../examples/mysql-extension/render-git.yaml")
 	if err != nil {
 		t.Fatal(err)

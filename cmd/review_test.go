@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kudo-render/kudo-render/internal/benchinput"
 	"github.com/kudo-render/kudo-render/internal/golden"
 )
 
@@ -230,14 +231,8 @@ func TestDiffMasksCopiedSecrets(t *testing.T) {
 		"templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dsn}\ndata:\n  dsn:\n    getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}\n",
 		"render.yaml":           "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: app, namespace: ns}\nspec:\n  framework: {path: .}\n  failOnSecretCopy: false\n",
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := benchinput.WriteFiles(dir, files); err != nil {
+		t.Fatal(err)
 	}
 	cfg := filepath.Join(dir, "render.yaml")
 	for _, format := range []string{"text", "markdown", "json"} {

@@ -122,8 +122,14 @@ plans:
 	for n, content := range templates {
 		files[filepath.Join("templates", n)] = content
 	}
+	return WriteFiles(dir, files)
+}
+
+// WriteFiles writes files (slash path below dir -> content), making the
+// folders they need.
+func WriteFiles(dir string, files map[string]string) error {
 	for p, content := range files {
-		full := filepath.Join(dir, p)
+		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return err
 		}
