@@ -2,18 +2,16 @@ package render
 
 import (
 	"crypto/sha256"
-	"sync"
-
-	"go.yaml.in/yaml/v3"
-
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/params"
 	"github.com/kudo-render/kudo-render/tmpl"
