@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/schema"
 )
 
@@ -120,6 +121,7 @@ func ApplyLock(data []byte, e LockEdit) ([]byte, error) {
 		}
 		setAfter(spec, "expectedResourceVersions", &n, "")
 	}
+	strictyaml.SpellNulls(&doc) // {x} stays {x: null}, not {x: ''}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

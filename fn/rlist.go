@@ -375,7 +375,7 @@ func decodeWhole(data []byte) (*resourceList, error) {
 
 // standalone encodes a node as a document of its own.
 func standalone(n *yaml.Node) ([]byte, error) {
-	spellNulls(n, 0)
+	strictyaml.SpellNulls(n)
 	text, err := yaml.Marshal(n)
 	if err != nil {
 		return nil, err
@@ -389,22 +389,6 @@ func standalone(n *yaml.Node) ([]byte, error) {
 		return nil, err
 	}
 	return yaml.Marshal(v)
-}
-
-// spellNulls writes every empty null of n (a key without a value, as in
-// the flow mapping {d}) as null: go-yaml v3 encodes an empty null in flow
-// style as '', which reads back as an empty string. Depth is bounded like
-// the decoder's nesting.
-func spellNulls(n *yaml.Node, depth int) {
-	if n == nil || depth > 10_000 {
-		return
-	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == "" {
-		n.Value = "null"
-	}
-	for _, c := range n.Content {
-		spellNulls(c, depth+1)
-	}
 }
 
 func splitLines(data []byte) [][]byte {

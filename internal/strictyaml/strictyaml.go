@@ -323,3 +323,24 @@ func CheckStream(data []byte, what string) (int, error) {
 func hasMarker(b []byte, m string) bool {
 	return bytes.HasPrefix(b, []byte(m)) && (len(b) == len(m) || b[len(m)] == ' ' || b[len(m)] == '\n' || b[len(m)] == '\r' || b[len(m)] == '\t')
 }
+
+// SpellNulls writes every empty null of n that stands in a flow-style
+// collection (a key without a value, as in {d}) as null: go-yaml v3
+// encodes such a value as ”, which reads back as an empty string, so
+// re-encoding a decoded node changed the document. An empty null in block
+// style (`d:`) encodes as it was and is left alone. Nesting beyond
+// 10,000 levels is left alone (decoding refuses it first).
+func SpellNulls(n *yaml.Node) { spellNulls(n, false, 0) }
+
+func spellNulls(n *yaml.Node, flow bool, depth int) {
+	if n == nil || depth > 10_000 {
+		return
+	}
+	if n.Kind == yaml.ScalarNode && flow && n.Tag == "!!null" && n.Value == "" {
+		n.Value = "null"
+	}
+	flow = flow || n.Style&yaml.FlowStyle != 0
+	for _, c := range n.Content {
+		spellNulls(c, flow, depth+1)
+	}
+}

@@ -1,6 +1,7 @@
 package strictyaml
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -569,4 +570,34 @@ func FuzzMaxValues(f *testing.F) {
 			t.Fatalf("%q decodes into %d nodes, estimated %d", s, got, est)
 		}
 	})
+}
+
+// TestSpellNulls: re-encoding a decoded document keeps a key without a
+// value null in flow style, and block style as it was.
+func TestSpellNulls(t *testing.T) {
+	for in, want := range map[string]string{
+		"a: {d}\nb: 1\n":          "a: {d: null}\nb: 1\n",
+		"a:\n  d:\nb: [x, {y}]\n": "a:\n    d:\nb: [x, {y: null}]\n", // go-yaml indents by 4
+		"a: {d: ''}\n":            "a: {d: ''}\n",
+		"a: {d: ~}\n":             "a: {d: ~}\n",
+	} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(in), &n); err != nil {
+			t.Fatal(err)
+		}
+		SpellNulls(&n)
+		out, err := yaml.Marshal(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != want {
+			t.Errorf("%q: got %q, want %q", in, out, want)
+		}
+		var before, after any
+		yaml.Unmarshal([]byte(in), &before)
+		yaml.Unmarshal(out, &after)
+		if !reflect.DeepEqual(before, after) {
+			t.Errorf("%q: reads back as %v, was %v", in, after, before)
+		}
+	}
 }
