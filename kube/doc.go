@@ -10,7 +10,8 @@
 //     (kubectl would fail on `value: yes` in an env var); where no schema
 //     says (kinds with no known schema, free-form fields), it becomes the
 //     boolean, as Kubernetes' reader makes it. Schemas are the built-in
-//     API types (the Go types of k8s.io/api) and the
+//     API types (the Go types of k8s.io/api, compiled into a table in
+//     types_gen.go that a test keeps equal to them) and the
 //     CustomResourceDefinitions of the same render (openAPIV3Schema).
 //   - Objects of built-in kinds carry only fields of their API type. KUDO
 //     decoded every object into its Go type before applying it, which

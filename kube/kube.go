@@ -1,16 +1,10 @@
 package kube
 
 import (
-	"encoding"
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/internal/par"
@@ -55,7 +49,7 @@ func normalizeOne(o *object.Object, i int, crds crdTable, opts Options) []*diag.
 	for _, p := range o.Bool11 {
 		typeBool11(o, p, t, crds)
 	}
-	if t == nil {
+	if t == noType {
 		return nil
 	}
 	var removed []string
@@ -76,91 +70,20 @@ func normalizeOne(o *object.Object, i int, crds crdTable, opts Options) []*diag.
 	return found
 }
 
-// builtinType is the Go type of a built-in kind, nil for other kinds.
-func builtinType(o *object.Object) reflect.Type {
-	gv, err := schema.ParseGroupVersion(o.APIVersion())
-	if err != nil || o.Kind() == "" {
-		return nil
-	}
-	t, ok := builtinTypes(gv)[o.Kind()]
-	if !ok {
-		return nil
-	}
-	return t
-}
-
-// opaque reports whether a type reads its own JSON (Quantity,
-// IntOrString, Time, RawExtension, ...): nothing inside it is checked.
-func opaque(t reflect.Type) bool {
-	if v, ok := opaqueTypes.Load(t); ok {
-		return v.(bool)
-	}
-	pt := reflect.PointerTo(t)
-	o := pt.Implements(reflect.TypeFor[json.Unmarshaler]()) || pt.Implements(reflect.TypeFor[encoding.TextUnmarshaler]())
-	opaqueTypes.Store(t, o)
-	return o
-}
-
-// opaqueTypes and typeFields memoise opaque and fields by type: every
-// object of a kind walks the same types (callers never change the maps).
-var opaqueTypes, typeFields sync.Map
-
-// fields lists the JSON fields of a struct, inline structs flattened.
-func fields(t reflect.Type) map[string]reflect.Type {
-	if v, ok := typeFields.Load(t); ok {
-		return v.(map[string]reflect.Type)
-	}
-	out := structFields(t)
-	typeFields.Store(t, out)
-	return out
-}
-
-func structFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range fields(ft) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
+// builtinType is the type of a built-in kind, noType for other kinds.
+func builtinType(o *object.Object) typeID { return kindType(o.APIVersion(), o.Kind()) }
 
 // prune removes from v every key its type t does not have; removed gets
 // their field paths.
-func prune(v any, t reflect.Type, path []string, removed *[]string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if opaque(t) {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Struct:
+func prune(v any, t typeID, path []string, removed *[]string) {
+	switch ty := &apiTypes[t]; ty.c {
+	case tStruct:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return
 		}
-		fs := fields(t)
 		for _, k := range slices.Sorted(mapKeys(m)) {
-			ft, ok := fs[k]
+			ft, ok := field(t, k)
 			if !ok {
 				*removed = append(*removed, fieldPath(append(path, k)))
 				delete(m, k)
@@ -168,18 +91,15 @@ func prune(v any, t reflect.Type, path []string, removed *[]string) {
 			}
 			prune(m[k], ft, append(path, k), removed)
 		}
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64 text
-			return
-		}
+	case tList:
 		l, _ := v.([]any)
 		for i, x := range l {
-			prune(x, t.Elem(), append(path, "["+strconv.Itoa(i)+"]"), removed)
+			prune(x, ty.elem, append(path, "["+strconv.Itoa(i)+"]"), removed)
 		}
-	case reflect.Map:
+	case tMap:
 		m, _ := v.(map[string]any)
 		for _, k := range slices.Sorted(mapKeys(m)) {
-			prune(m[k], t.Elem(), append(path, k), removed)
+			prune(m[k], ty.elem, append(path, k), removed)
 		}
 	}
 }
@@ -205,6 +125,3 @@ func fieldPath(path []string) string {
 	}
 	return b.String()
 }
-
-// TypeOf returns the Go type of a built-in kind (nil for other kinds).
-func TypeOf(o *object.Object) reflect.Type { return builtinType(o) }

@@ -1,11 +1,8 @@
 package kube
 
 import (
-	"reflect"
 	"strconv"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kudo-render/kudo-render/object"
 )
@@ -32,7 +29,7 @@ const (
 )
 
 // typeBool11 types the scalar at pointer ptr of o.
-func typeBool11(o *object.Object, ptr string, t reflect.Type, crds crdTable) {
+func typeBool11(o *object.Object, ptr string, t typeID, crds crdTable) {
 	path := splitPointer(ptr)
 	parent, key, ok := locate(o.Map, path)
 	if !ok {
@@ -45,7 +42,7 @@ func typeBool11(o *object.Object, ptr string, t reflect.Type, crds crdTable) {
 	}
 	var k fieldKind
 	switch {
-	case t != nil:
+	case t != noType:
 		k = goFieldKind(t, path)
 	default:
 		k = crds.fieldKind(o, path)
@@ -112,42 +109,30 @@ func setAt(c any, key string, v any) {
 	}
 }
 
-var rawExtension = reflect.TypeFor[runtime.RawExtension]()
-
 // goFieldKind follows path through a built-in API type.
-func goFieldKind(t reflect.Type, path []string) fieldKind {
+func goFieldKind(t typeID, path []string) fieldKind {
 	for _, p := range path {
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t == rawExtension {
+		switch ty := &apiTypes[t]; ty.c {
+		case tRaw, tAny:
 			return unknownField
-		}
-		if opaque(t) {
+		case tOpaque:
 			return textField
-		}
-		switch t.Kind() {
-		case reflect.Struct:
-			ft, ok := fields(t)[p]
+		case tStruct:
+			ft, ok := field(t, p)
 			if !ok {
 				return absentField
 			}
 			t = ft
-		case reflect.Slice, reflect.Array, reflect.Map:
-			t = t.Elem()
-		case reflect.Interface:
-			return unknownField
+		case tList, tBytes, tMap:
+			t = ty.elem
 		default:
 			return absentField
 		}
 	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch {
-	case t == rawExtension || t.Kind() == reflect.Interface:
+	switch apiTypes[t].c {
+	case tRaw, tAny:
 		return unknownField
-	case t.Kind() == reflect.Bool:
+	case tBool:
 		return boolField
 	}
 	return textField

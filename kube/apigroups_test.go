@@ -1,8 +1,8 @@
 package kube
 
 import (
-	"reflect"
-	"sync"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	admissionregistrationv1alpha1 "k8s.io/api/admissionregistration/v1alpha1"
@@ -59,8 +59,6 @@ import (
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	storagemigrationv1beta1 "k8s.io/api/storagemigration/v1beta1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // apiGroup is one group version of Kubernetes' built-in API types.
@@ -69,7 +67,8 @@ type apiGroup struct {
 	add func(*runtime.Scheme) error
 }
 
-// apiGroups are the built-in group versions kudo-render types objects of.
+// apiGroups are the built-in group versions kudo-render types objects of:
+// TestAPITypes compiles their Go types into apiTypes (types_gen.go).
 var apiGroups = []apiGroup{
 	{admissionregistrationv1.SchemeGroupVersion, admissionregistrationv1.AddToScheme},
 	{admissionregistrationv1alpha1.SchemeGroupVersion, admissionregistrationv1alpha1.AddToScheme},
@@ -126,28 +125,4 @@ var apiGroups = []apiGroup{
 	{storagev1beta1.SchemeGroupVersion, storagev1beta1.AddToScheme},
 	{storagemigrationv1.SchemeGroupVersion, storagemigrationv1.AddToScheme},
 	{storagemigrationv1beta1.SchemeGroupVersion, storagemigrationv1beta1.AddToScheme},
-}
-
-// gvTypes memoises builtinTypes by group version: registering a group's
-// types costs time a render pays only for the groups its objects use.
-var gvTypes sync.Map
-
-// builtinTypes returns the Go types of the kinds of a built-in group
-// version, by kind; nil for any other group version.
-func builtinTypes(gv schema.GroupVersion) map[string]reflect.Type {
-	if v, ok := gvTypes.Load(gv); ok {
-		return v.(map[string]reflect.Type)
-	}
-	for _, g := range apiGroups {
-		if g.gv != gv {
-			continue
-		}
-		s := runtime.NewScheme()
-		if err := g.add(s); err != nil {
-			panic("kube: cannot register the built-in API types of " + gv.String() + ": " + err.Error())
-		}
-		v, _ := gvTypes.LoadOrStore(gv, s.KnownTypes(gv))
-		return v.(map[string]reflect.Type)
-	}
-	return nil
 }
