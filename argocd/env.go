@@ -3,13 +3,14 @@ package argocd
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kudo-render/kudo-render/internal/suggest"
 	"maps"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
@@ -197,7 +198,7 @@ func (s *Settings) applyParameter(name string, v any) error {
 	return nil
 }
 
-var paramEnvRE = regexp.MustCompile(`^PARAM_(.+?)(?:_(\d+))?$`)
+var paramEnvRE = lazy.Regexp(`^PARAM_(.+?)(?:_(\d+))?$`)
 
 // applyParamEnv reads the PARAM_* variables Argo CD sets for plugin
 // parameters. Their names are normalised (upper case, anything but
@@ -223,7 +224,7 @@ func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm ma
 		case strings.HasPrefix(rest, "PARAMS_") && byNorm[strings.TrimPrefix(rest, "PARAMS_")] != "":
 			s.set(byNorm[strings.TrimPrefix(rest, "PARAMS_")], v)
 		default:
-			if m := paramEnvRE.FindStringSubmatch(k); m != nil && m[2] != "" {
+			if m := paramEnvRE().FindStringSubmatch(k); m != nil && m[2] != "" {
 				i, _ := strconv.Atoi(m[2])
 				if arrays[m[1]] == nil {
 					arrays[m[1]] = map[int]string{}
@@ -269,10 +270,10 @@ func (s *Settings) applyArrays(arrays map[string]map[int]string, byNorm map[stri
 	return unknown
 }
 
-var nonAlnum = regexp.MustCompile(`[^A-Z0-9]+`)
+var nonAlnum = lazy.Regexp(`[^A-Z0-9]+`)
 
 // normalize is Argo CD's environment-variable form of a parameter name.
-func normalize(s string) string { return nonAlnum.ReplaceAllString(strings.ToUpper(s), "_") }
+func normalize(s string) string { return nonAlnum().ReplaceAllString(strings.ToUpper(s), "_") }
 
 func splitList(s string) []string {
 	var out []string

@@ -9,10 +9,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"go.yaml.in/yaml/v3"
 
@@ -458,11 +459,11 @@ func (c *Config) loadOnce(ctx context.Context, operatorVersion string, loc locat
 	return res, nil
 }
 
-var versionSuffix = regexp.MustCompile(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
+var versionSuffix = lazy.Regexp(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
 
 // splitOperatorVersion splits KUDO's "<operator>-<version>".
 func splitOperatorVersion(s string) (string, string, bool) {
-	m := versionSuffix.FindStringSubmatch(s)
+	m := versionSuffix().FindStringSubmatch(s)
 	if m == nil {
 		return "", "", false
 	}

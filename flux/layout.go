@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"sigs.k8s.io/yaml"
 
@@ -30,7 +31,7 @@ type Options struct {
 	Interval string
 }
 
-var dnsUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
+var dnsUnsafe = lazy.Regexp(`[^a-z0-9-]+`)
 
 // Layout lays items out for Flux: one folder per plan step (the objects
 // that step applies first), each with plain YAML files (named by
@@ -206,7 +207,7 @@ func kustomization(name, folder string, dependsOn []string, opts Options) map[st
 }
 
 func dnsName(s string) string {
-	s = strings.Trim(dnsUnsafe.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(dnsUnsafe().ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if len(s) > 63 {
 		s = strings.TrimRight(s[:63], "-")
 	}

@@ -2,11 +2,12 @@ package object
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // emit writes v, a decoded tree or one that jsonNormal returned, as
@@ -382,7 +383,7 @@ func resolvesToString(s string) (str, known bool) {
 // float or base 60 float to go-yaml v2; known is false for what may be a
 // timestamp and for binary integers.
 func stringNotNumber(s string) (str, known bool) {
-	if strings.IndexByte(s, ':') >= 0 && base60.MatchString(s) {
+	if strings.IndexByte(s, ':') >= 0 && base60().MatchString(s) {
 		return false, true
 	}
 	if len(s) > 4 && s[4] == '-' && isDigits(s[:4]) {
@@ -395,7 +396,7 @@ func stringNotNumber(s string) (str, known bool) {
 	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
 		return false, true
 	}
-	if yamlFloat.MatchString(plain) {
+	if yamlFloat().MatchString(plain) {
 		if _, err := strconv.ParseFloat(plain, 64); err == nil {
 			return false, true
 		}
@@ -418,8 +419,8 @@ func isDigits(s string) bool {
 // yamlFloat and base60 are YAML 1.1's float forms as go-yaml v2 reads
 // and writes them.
 var (
-	yamlFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
-	base60    = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
+	yamlFloat = lazy.Regexp(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	base60    = lazy.Regexp(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 )
 
 // yaml11Words are the plain scalars YAML 1.1 (go-yaml v2) reads as

@@ -2,9 +2,10 @@ package plan
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
@@ -312,7 +313,7 @@ func pipesMap(b *bundle.Bundle, pl *bundle.Plan, opts Options) (map[string]strin
 	return pipes, nil
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+var nonAlnum = lazy.Regexp(`[^a-z0-9]+`)
 
 // ArtifactName is KUDO's name for a pipe artifact:
 // instance.plan.phase.step.task.key, each part lowercased and reduced to
@@ -320,7 +321,7 @@ var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
 func ArtifactName(parts ...string) string {
 	clean := make([]string, len(parts))
 	for i, p := range parts {
-		clean[i] = nonAlnum.ReplaceAllString(strings.ToLower(p), "")
+		clean[i] = nonAlnum().ReplaceAllString(strings.ToLower(p), "")
 	}
 	return strings.Join(clean, ".")
 }

@@ -1,9 +1,11 @@
 package refs
 
 import (
-	"github.com/kudo-render/kudo-render/kinds"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/kudo-render/kudo-render/kinds"
 )
 
 // gk is an API group and a kind.
@@ -53,15 +55,16 @@ func (t *kindTable) add(k gk, namespaced bool, names ...string) *kindInfo {
 	return ki
 }
 
-// builtinTable is the kind table of the built-in kinds; every resolver
-// copies it before adding the kinds it learns from the render.
-var builtinTable = func() *kindTable {
+// builtinTable is the kind table of the built-in kinds, built on first
+// use; every resolver copies it before adding the kinds it learns from the
+// render.
+var builtinTable = sync.OnceValue(func() *kindTable {
 	t := newKindTable()
 	for _, b := range kinds.Builtin {
 		t.add(gk{b.Group, b.Kind}, b.Namespaced, append([]string{b.Plural}, b.Short...)...)
 	}
 	return t
-}()
+})
 
 // kindsOf returns the kind table for docs: the built-in kinds, the kinds of
 // the CustomResourceDefinitions among docs (with their plural, singular and
@@ -69,10 +72,10 @@ var builtinTable = func() *kindTable {
 // The scope of a kind known only from objects is namespaced.
 func kindsOf(docs []*doc) *kindTable {
 	t := newKindTable()
-	for k, v := range builtinTable.byName {
+	for k, v := range builtinTable().byName {
 		t.byName[k] = append([]*kindInfo(nil), v...)
 	}
-	for k, v := range builtinTable.byGK {
+	for k, v := range builtinTable().byGK {
 		t.byGK[k] = v
 	}
 	for _, d := range docs {

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/object"
@@ -102,12 +103,12 @@ func checkPipePod(pod *object.Object, t *bundle.Task) (pipeMount, error) {
 	return m, nil
 }
 
-var dnsLabelUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
+var dnsLabelUnsafe = lazy.Regexp(`[^a-z0-9-]+`)
 
 // dnsLabel makes a DNS-1123 label of at most 63 characters from parts,
 // shortened with a hash suffix when needed.
 func dnsLabel(parts ...string) string {
-	s := strings.Trim(dnsLabelUnsafe.ReplaceAllString(strings.ToLower(strings.Join(parts, "-")), "-"), "-")
+	s := strings.Trim(dnsLabelUnsafe().ReplaceAllString(strings.ToLower(strings.Join(parts, "-")), "-"), "-")
 	if len(s) <= 63 {
 		return s
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/lazy"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
@@ -30,11 +32,11 @@ const (
 
 var (
 	// slugRE is Governor's slug: lowercase words joined by single hyphens.
-	slugRE = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	slugRE = lazy.Regexp(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 	// kindRE is a Kubernetes kind: an upper camel case identifier.
-	kindRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+	kindRE = lazy.Regexp(`^[A-Z][A-Za-z0-9]*$`)
 	// versionRE is a Kubernetes API version: v1, v2beta1, v1alpha3.
-	versionRE = regexp.MustCompile(`^v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?$`)
+	versionRE = lazy.Regexp(`^v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?$`)
 )
 
 // maxNameLength bounds kinds and slugs (a DNS label).
@@ -202,10 +204,10 @@ func loadDefinition(file string, n *yaml.Node, p *strictyaml.Problems) *Definiti
 			p.Add(file, line(field), field, "%q is longer than %d characters", value, maxNameLength)
 		}
 	}
-	check("name", raw.Name, kindRE, "a kind in UpperCamelCase such as Topic")
-	check("slugSingular", raw.SlugSingular, slugRE, "lowercase letters and digits in words joined by single hyphens, as ^[a-z0-9]+(?:-[a-z0-9]+)*$")
-	check("slugPlural", raw.SlugPlural, slugRE, "lowercase letters and digits in words joined by single hyphens, as ^[a-z0-9]+(?:-[a-z0-9]+)*$")
-	check("version", raw.Version, versionRE, "a Kubernetes API version such as v1, v2beta1 or v1alpha1")
+	check("name", raw.Name, kindRE(), "a kind in UpperCamelCase such as Topic")
+	check("slugSingular", raw.SlugSingular, slugRE(), "lowercase letters and digits in words joined by single hyphens, as ^[a-z0-9]+(?:-[a-z0-9]+)*$")
+	check("slugPlural", raw.SlugPlural, slugRE(), "lowercase letters and digits in words joined by single hyphens, as ^[a-z0-9]+(?:-[a-z0-9]+)*$")
+	check("version", raw.Version, versionRE(), "a Kubernetes API version such as v1, v2beta1 or v1alpha1")
 	switch {
 	case !has("scope"):
 		p.Add(file, n.Line, "scope", "is required (namespaced or cluster)")

@@ -10,10 +10,11 @@ import (
 	"io"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"github.com/kudo-render/kudo-render/params"
 )
@@ -45,7 +46,7 @@ const (
 )
 
 // jsonNumberRE is the grammar of a JSON number (RFC 8259).
-var jsonNumberRE = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`)
+var jsonNumberRE = lazy.Regexp(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`)
 
 // decodeJSON decodes one JSON document into nil, bool, string, json.Number,
 // []any and map[string]any. It reads token by token, without recursion,
@@ -225,7 +226,7 @@ func (w *walker) toJSON(v any, ptr string, depth int) (any, error) {
 	case nil, bool, string:
 		return t, nil
 	case json.Number:
-		if !jsonNumberRE.MatchString(string(t)) {
+		if !jsonNumberRE().MatchString(string(t)) {
 			return nil, &pathError{ptr, fmt.Errorf("%q is not a JSON number", string(t))}
 		}
 		return t, nil

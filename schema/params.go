@@ -469,7 +469,7 @@ func typedValue(v any, types []string) (any, bool) {
 			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				continue
 			}
-			if jsonNumberRE.MatchString(txt) {
+			if jsonNumberRE().MatchString(txt) {
 				return json.Number(txt), true
 			}
 			return json.Number(strconv.FormatFloat(f, 'f', -1, 64)), true

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // GroupSuffix ends the API group of every framework's resources.
@@ -30,8 +31,8 @@ func Owns(framework string, obj map[string]any) bool {
 
 // Kubernetes object names (DNS subdomains) and namespaces (DNS labels).
 var (
-	dns1123Label     = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$`)
-	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$`)
+	dns1123Label     = lazy.Regexp(`^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$`)
+	dns1123Subdomain = lazy.Regexp(`^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*$`)
 )
 
 // topLevel are the fields a resource may have.
@@ -291,7 +292,7 @@ func checkName(name any, bad reportFunc) {
 	case nil:
 		bad("/metadata/name", "is required")
 	case string:
-		if !dns1123Subdomain.MatchString(n) || len(n) > 253 {
+		if !dns1123Subdomain().MatchString(n) || len(n) > 253 {
 			bad("/metadata/name", "%q is not a valid name: want at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit", n)
 		}
 	default:
@@ -309,7 +310,7 @@ func checkNamespace(ns any, def *Definition, bad reportFunc) {
 	case !isString:
 		bad("/metadata/namespace", "must be a string")
 	default:
-		if !dns1123Label.MatchString(s) || len(s) > 63 {
+		if !dns1123Label().MatchString(s) || len(s) > 63 {
 			bad("/metadata/namespace", "%q is not a valid namespace: want at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit", s)
 		}
 	}

@@ -114,7 +114,7 @@ func (y *yamlConverter) scalar(n *yaml.Node, ptr string) (any, error) {
 		}
 		return b, nil
 	case "!!int", "!!float":
-		if jsonNumberRE.MatchString(n.Value) {
+		if jsonNumberRE().MatchString(n.Value) {
 			return json.Number(n.Value), nil
 		}
 		var v any

@@ -6,9 +6,10 @@ import (
 	"net"
 	"net/url"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // URL kinds accepted by [ValidateURL].
@@ -35,13 +36,13 @@ type endpoint struct {
 
 // scpLike matches git's scp-like syntax [user@]host:path, where host has no
 // slash (git treats "a/b:c" as a local path).
-var scpLike = regexp.MustCompile(`^(?:([^@/:\[\]]+)@)?([^@/:\[\]]+|\[[0-9A-Fa-f:.]+\]):(.*)$`)
+var scpLike = lazy.Regexp(`^(?:([^@/:\[\]]+)@)?([^@/:\[\]]+|\[[0-9A-Fa-f:.]+\]):(.*)$`)
 
 // bracketed matches IPv6 address literals.
-var bracketed = regexp.MustCompile(`\[[0-9A-Fa-f:.]*\]`)
+var bracketed = lazy.Regexp(`\[[0-9A-Fa-f:.]*\]`)
 
 // hostname is a DNS name or an IPv4 address.
-var hostname = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+var hostname = lazy.Regexp(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 
 // ValidateURL checks a repository URL against the rules of [Fetcher]:
 // https://, ssh:// and scp-like [user@]host:path are accepted; http:// only
@@ -63,7 +64,7 @@ func parseEndpoint(raw string, opts Options) (*endpoint, error) {
 		return nil, bad("remote helper transports such as %q are not allowed", raw[:i]+"::")
 	}
 	// "::" has no business elsewhere either, except in an IPv6 address.
-	if strings.Contains(bracketed.ReplaceAllString(raw, ""), "::") {
+	if strings.Contains(bracketed().ReplaceAllString(raw, ""), "::") {
 		return nil, bad(`"::" is only allowed in an IPv6 address`)
 	}
 	switch {
@@ -85,7 +86,7 @@ func parseEndpoint(raw string, opts Options) (*endpoint, error) {
 		}
 		return localEndpoint(raw, raw, bad)
 	}
-	if m := scpLike.FindStringSubmatch(raw); m != nil {
+	if m := scpLike().FindStringSubmatch(raw); m != nil {
 		user, host, p := m[1], m[2], m[3]
 		if len(host) == 1 {
 			return nil, bad("a one-letter host looks like a drive letter")
@@ -210,7 +211,7 @@ func checkHost(hostport string, scp bool) error {
 	if net.ParseIP(host) != nil {
 		return nil
 	}
-	if !hostname.MatchString(host) || strings.Contains(host, "..") {
+	if !hostname().MatchString(host) || strings.Contains(host, "..") {
 		return fmt.Errorf("bad host name %q", host)
 	}
 	return nil
@@ -249,7 +250,7 @@ func isASCII(s string) bool {
 }
 
 // userinfo matches the user info of URLs inside any text.
-var userinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s"'<>]*@`)
+var userinfo = lazy.Regexp(`(?i)\b([a-z][a-z0-9+.-]*://)[^/@\s"'<>]*@`)
 
 // Scrub returns url without credentials: the user info of http(s) URLs
 // (https://user:token@host → https://host), the password of other URLs
@@ -301,7 +302,7 @@ func scrubText(s string, secrets ...string) string {
 			}
 		}
 	}
-	return userinfo.ReplaceAllStringFunc(s, func(m string) string {
+	return userinfo().ReplaceAllStringFunc(s, func(m string) string {
 		scheme := m[:strings.Index(m, "://")+3]
 		if strings.HasPrefix(strings.ToLower(scheme), "ssh") {
 			user := strings.TrimSuffix(m[len(scheme):], "@")

@@ -3,13 +3,14 @@ package tmpl
 import (
 	"bytes"
 	"errors"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"github.com/kudo-render/kudo-render/limits"
 )
@@ -259,9 +260,9 @@ func (o *Output) lineOf(off int) int {
 
 var (
 	// "template: NAME:12:5: executing \"NAME\" at <.X>: msg"
-	execRE = regexp.MustCompile(`^template: (.*?):(\d+)(?::\d+)?: executing "[^"]*" (at <.*)$`)
+	execRE = lazy.Regexp(`^template: (.*?):(\d+)(?::\d+)?: executing "[^"]*" (at <.*)$`)
 	// "template: NAME:12: msg"
-	parseRE = regexp.MustCompile(`^template: (.*?):(\d+): (.*)$`)
+	parseRE = lazy.Regexp(`^template: (.*?):(\d+): (.*)$`)
 )
 
 // tidy turns text/template's errors into *Error with the template line.
@@ -272,10 +273,10 @@ func tidy(name string, err error) error {
 		msg = ee.Err.Error()
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")
-	if m := execRE.FindStringSubmatch(msg); m != nil {
+	if m := execRE().FindStringSubmatch(msg); m != nil {
 		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
 	}
-	if m := parseRE.FindStringSubmatch(msg); m != nil {
+	if m := parseRE().FindStringSubmatch(msg); m != nil {
 		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
 	}
 	return &Error{Template: name, Msg: strings.TrimPrefix(msg, "template: ")}

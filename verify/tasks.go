@@ -1,14 +1,15 @@
 package verify
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
 
 // pipeKeyRE is KUDO's rule for pipe keys.
-var pipeKeyRE = regexp.MustCompile(`^[a-zA-Z0-9_\-]+$`)
+var pipeKeyRE = lazy.Regexp(`^[a-zA-Z0-9_\-]+$`)
 
 // tasks is KUDO's task.BuildVerifier and task.ReferenceVerifier, for what
 // loading has not already checked.
@@ -37,7 +38,7 @@ func (v *verifier) tasks() {
 			}
 		case bundle.KindPipe:
 			for _, pf := range t.Pipe {
-				if pf.Key != "" && !pipeKeyRE.MatchString(pf.Key) {
+				if pf.Key != "" && !pipeKeyRE().MatchString(pf.Key) {
 					v.errorf(file, line, "task validation error: invalid pipe key (only letters, numbers and _ and - are allowed): %q in task %q", pf.Key, t.Name)
 				}
 			}

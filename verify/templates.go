@@ -3,11 +3,12 @@ package verify
 import (
 	"errors"
 	"fmt"
-	"github.com/kudo-render/kudo-render/schema"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/schema"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
@@ -315,12 +316,12 @@ func (v *verifier) samplePipes() map[string]any {
 	return out
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+var nonAlnum = lazy.Regexp(`[^a-z0-9]+`)
 
 // artifactName is KUDO's PipeArtifactName.
 func artifactName(parts ...string) string {
 	for i, p := range parts {
-		parts[i] = nonAlnum.ReplaceAllString(strings.ToLower(p), "")
+		parts[i] = nonAlnum().ReplaceAllString(strings.ToLower(p), "")
 	}
 	return strings.Join(parts, ".")
 }

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/tmpl"
 )
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = lazy.Regexp(`^yaml: line (\d+): (.*)$`)
 
 // checkYAML reports whether rendered output is a valid YAML stream, with
 // the template line of the first problem. go-yaml's parser (not its
@@ -30,7 +31,7 @@ func checkYAML(out *tmpl.Output) (int, string) {
 		if err == nil {
 			continue
 		}
-		m := yamlLineRE.FindStringSubmatch(err.Error())
+		m := yamlLineRE().FindStringSubmatch(err.Error())
 		if m == nil {
 			return 0, "invalid YAML after rendering: " + strings.TrimPrefix(err.Error(), "yaml: ")
 		}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"go.yaml.in/yaml/v3"
 
@@ -28,8 +29,8 @@ type Problems = diag.List
 var (
 	nodeType   = reflect.TypeFor[yaml.Node]()
 	opaqueType = reflect.TypeFor[Opaque]()
-	lineRE     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	typeErrRE  = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.*)$")
+	lineRE     = lazy.Regexp(`^(?:yaml: )?line (\d+): (.*)$`)
+	typeErrRE  = lazy.Regexp("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.*)$")
 )
 
 // Parse parses one YAML document. Syntax errors are added to p with
@@ -161,7 +162,7 @@ func YAMLErrors(file string, err error) []*Problem {
 	for _, m := range msgs {
 		fe := &Problem{File: file}
 		fe.Line, fe.Msg, _ = ErrorLine(m)
-		if sm := typeErrRE.FindStringSubmatch(fe.Msg); sm != nil {
+		if sm := typeErrRE().FindStringSubmatch(fe.Msg); sm != nil {
 			if sm[2] != "" {
 				fe.Msg = fmt.Sprintf("expected %s, got %s %q", describeGoType(sm[3]), sm[1], sm[2])
 			} else {
@@ -190,7 +191,7 @@ var parserProblems = []string{
 // reports that the line is where the enclosing block starts rather than
 // the exact place. line is 0 when the message has none.
 func ErrorLine(msg string) (line int, problem string, block bool) {
-	sm := lineRE.FindStringSubmatch(msg)
+	sm := lineRE().FindStringSubmatch(msg)
 	if sm == nil {
 		return 0, strings.TrimPrefix(msg, "yaml: "), false
 	}

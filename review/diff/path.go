@@ -2,9 +2,10 @@ package diff
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // Elem is one step of a field path: a map key, a list entry found by an
@@ -22,13 +23,13 @@ type Elem struct {
 // with keys that are not plain words quoted: metadata.annotations["a/b"].
 type Path []Elem
 
-var word = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
+var word = lazy.Regexp(`^[A-Za-z_$][A-Za-z0-9_$-]*$`)
 
 func (p Path) String() string {
 	var b strings.Builder
 	for i, e := range p {
 		switch {
-		case e.Key != "" && word.MatchString(e.Key):
+		case e.Key != "" && word().MatchString(e.Key):
 			if i > 0 {
 				b.WriteByte('.')
 			}
@@ -71,7 +72,7 @@ type Rule struct {
 func ParseRule(s string) (Rule, error) {
 	var r Rule
 	rest := s
-	if k, p, ok := strings.Cut(s, ":"); ok && word.MatchString(k) && !strings.ContainsAny(k, ".[\"") {
+	if k, p, ok := strings.Cut(s, ":"); ok && word().MatchString(k) && !strings.ContainsAny(k, ".[\"") {
 		r.Kind, rest = k, p
 	}
 	p, err := parsePath(rest)
