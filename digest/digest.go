@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/object"
@@ -27,10 +28,11 @@ func sum(data []byte) string {
 // Object is the resource version of an object: the SHA-256 of its
 // canonical JSON without this package's annotations.
 func Object(o *object.Object) (string, error) {
-	// Only the maps on the way to the annotations are copied: encoding
-	// reads the rest.
+	// Only the maps on the way to the annotations are copied, and only
+	// when they change (this package's are dropped, and empty annotations
+	// are no annotations): encoding reads the rest.
 	c := o.Map
-	if ann := o.MapAt("metadata", "annotations"); ann != nil {
+	if ann := o.MapAt("metadata", "annotations"); ann != nil && (len(ann) == 0 || hasKey(ann, AnnResourceVersion) || hasKey(ann, AnnProcessedBy)) {
 		ann = maps.Clone(ann)
 		delete(ann, AnnResourceVersion)
 		delete(ann, AnnProcessedBy)
@@ -43,11 +45,26 @@ func Object(o *object.Object) (string, error) {
 		c = maps.Clone(o.Map)
 		c["metadata"] = md
 	}
-	data, err := json.Marshal(c) // encoding/json sorts map keys
-	if err != nil {
-		return "", fmt.Errorf("cannot digest %s %q: %w", o.Kind(), o.Name(), err)
+	buf := jsonBuffers.Get().(*[]byte)
+	defer jsonBuffers.Put(buf)
+	data, ok := object.AppendJSON((*buf)[:0], c) // encoding/json's bytes: sorted keys
+	if ok {
+		*buf = data
+	} else {
+		var err error
+		if data, err = json.Marshal(c); err != nil {
+			return "", fmt.Errorf("cannot digest %s %q: %w", o.Kind(), o.Name(), err)
+		}
 	}
 	return sum(data), nil
+}
+
+// jsonBuffers hold the JSON of an object while it is digested.
+var jsonBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // Input is what a render read.

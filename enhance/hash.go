@@ -2,7 +2,6 @@ package enhance
 
 import (
 	"crypto/md5"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -37,7 +36,7 @@ func DependenciesHash(objs []*object.Object) error {
 				sum := [md5.Size]byte{}
 				if dobj, ok := index[d.kind+"/"+o.Namespace()+"/"+d.name]; ok {
 					if _, skip := dobj.MapAt("metadata", "annotations")[AnnSkipHash]; !skip {
-						data, err := json.Marshal(hashView(dobj))
+						data, err := object.JSON(hashView(dobj))
 						if err != nil {
 							return fmt.Errorf("cannot hash %s %q: %w", d.kind, d.name, err)
 						}
