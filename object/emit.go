@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kudo-render/kudo-render/internal/lazy"
 )
@@ -458,14 +459,31 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// keyLess is go-yaml v2's order of two string keys.
+// keyLess is go-yaml v2's order of two string keys. It compares runes;
+// keys of ASCII, the usual case, are compared as bytes, which are their
+// runes, without converting them.
 func keyLess(a, b string) bool {
-	ar, br := []rune(a), []rune(b)
+	if isASCII(a) && isASCII(b) {
+		return keyLessOf([]byte(a), []byte(b))
+	}
+	return keyLessOf([]rune(a), []rune(b))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func keyLessOf[E byte | rune](ar, br []E) bool {
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		if ar[i] == br[i] {
 			continue
 		}
-		al, bl := unicode.IsLetter(ar[i]), unicode.IsLetter(br[i])
+		al, bl := unicode.IsLetter(rune(ar[i])), unicode.IsLetter(rune(br[i]))
 		if al && bl {
 			return ar[i] < br[i]
 		}
@@ -476,7 +494,7 @@ func keyLess(a, b string) bool {
 		// same in both) counts as the number's leading 1.
 		var an, bn int64
 		if ar[i] == '0' || br[i] == '0' {
-			for j := i - 1; j >= 0 && unicode.IsDigit(ar[j]); j-- {
+			for j := i - 1; j >= 0 && unicode.IsDigit(rune(ar[j])); j-- {
 				if ar[j] != '0' {
 					an, bn = 1, 1
 					break
@@ -498,9 +516,9 @@ func keyLess(a, b string) bool {
 
 // digitRun continues n with the digits of r from i on, and says where
 // they end.
-func digitRun(r []rune, i int, n int64) (int64, int) {
+func digitRun[E byte | rune](r []E, i int, n int64) (int64, int) {
 	end := i
-	for ; end < len(r) && unicode.IsDigit(r[end]); end++ {
+	for ; end < len(r) && unicode.IsDigit(rune(r[end])); end++ {
 		n = n*10 + int64(r[end]-'0')
 	}
 	return n, end
