@@ -59,11 +59,11 @@ named params, or any package parameter by name.`,
 			if len(items) == 0 && !cfg.Spec.AllowEmpty {
 				return fmt.Errorf("the render has no objects (every Toggle off, an empty plan?): Argo CD would prune the whole application; set spec.allowEmpty: true in %s to allow it", file)
 			}
-			data, err := object.Stream(engine.Objects(items))
+			docs, err := object.Documents(engine.Objects(items))
 			if err != nil {
 				return err
 			}
-			return out.Write(data)
+			return out.WriteJoined(docs, object.StreamSeparator)
 		},
 	}
 	parameters := &cobra.Command{

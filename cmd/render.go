@@ -71,11 +71,11 @@ status is 1.`,
 // object in dir, or the Flux layout in dir.
 func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, dir string) error {
 	if dir == "" {
-		data, err := object.Stream(engine.Objects(items))
+		docs, err := object.Documents(engine.Objects(items))
 		if err != nil {
 			return err
 		}
-		return out.Write(data)
+		return out.WriteJoined(docs, object.StreamSeparator)
 	}
 	var files map[string][]byte
 	var err error

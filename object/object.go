@@ -133,9 +133,22 @@ func (o *Object) Marshal() ([]byte, error) {
 
 // Stream serialises objects as one YAML stream separated by "---".
 func Stream(objs []*Object) ([]byte, error) {
-	// Documents are encoded on all cores (the first error in object order
-	// wins), then joined into one buffer of the right size: growing a
-	// buffer by doubling copied and cleared the stream about twice over.
+	docs, err := Documents(objs)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(docs, StreamSeparator), nil
+}
+
+// StreamSeparator separates the documents of a YAML stream.
+var StreamSeparator = []byte("---\n")
+
+// Documents serialises each object as one YAML document; joined with
+// StreamSeparator they are Stream's bytes (a writer can write them without
+// joining them into one more copy of the stream).
+func Documents(objs []*Object) ([][]byte, error) {
+	// Documents are encoded on all cores; the first error in object order
+	// wins.
 	docs := make([][]byte, len(objs))
 	errs := make([]error, len(objs))
 	par.Do(len(objs), func(i int) {
@@ -146,7 +159,7 @@ func Stream(objs []*Object) ([]byte, error) {
 	if err := par.FirstError(errs); err != nil {
 		return nil, err
 	}
-	return bytes.Join(docs, []byte("---\n")), nil
+	return docs, nil
 }
 
 // DeepCopy copies the object's content.

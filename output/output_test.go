@@ -1,6 +1,8 @@
 package output_test
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -310,3 +312,44 @@ func TestWriterExpire(t *testing.T) {
 		t.Error("a writer that began writing must not expire: the watchdog would cut the stream")
 	}
 }
+
+// TestWriteJoined: the stream is the parts joined, however they fall
+// across the 1 MiB chunks; a failing stream's error is returned; an
+// expired writer writes nothing.
+func TestWriteJoined(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 3<<20/2)
+	cases := []struct {
+		reason string
+		parts  [][]byte
+	}{
+		{"none", nil},
+		{"one", [][]byte{[]byte("a: 1\n")}},
+		{"empty parts", [][]byte{{}, {}, []byte("b\n")}},
+		{"parts larger than a chunk", [][]byte{big, []byte("tail\n"), big}},
+		{"many small parts", slices.Repeat([][]byte{[]byte("kind: ConfigMap\n")}, 100_000)},
+	}
+	for _, c := range cases {
+		t.Run(c.reason, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := output.NewWriter(&buf).WriteJoined(c.parts, object.StreamSeparator); err != nil {
+				t.Fatal(err)
+			}
+			if want := bytes.Join(c.parts, object.StreamSeparator); !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("wrote %d bytes, want the %d of the joined parts", buf.Len(), len(want))
+			}
+		})
+	}
+	if err := output.NewWriter(failingWriter{}).WriteJoined([][]byte{[]byte("a")}, nil); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("error %v, want the stream's", err)
+	}
+	var buf bytes.Buffer
+	w := output.NewWriter(&buf)
+	w.Expire()
+	if err := w.WriteJoined([][]byte{[]byte("late")}, nil); err != output.ErrExpired || buf.Len() != 0 {
+		t.Errorf("an expired writer wrote %q (%v)", buf.String(), err)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"sync"
@@ -53,6 +54,23 @@ func (w *Writer) Write(data []byte) error {
 	}
 	_, err := w.out.Write(data)
 	return err
+}
+
+// WriteJoined writes parts to the stream in full, sep between each two,
+// as Write(bytes.Join(parts, sep)) would, in chunks of at most 1 MiB
+// instead of one more copy of the whole stream in memory.
+func (w *Writer) WriteJoined(parts [][]byte, sep []byte) error {
+	if !w.begin() {
+		return ErrExpired
+	}
+	bw := bufio.NewWriterSize(w.out, 1<<20)
+	for i, p := range parts {
+		if i > 0 {
+			_, _ = bw.Write(sep) // bufio keeps the first error for Flush
+		}
+		_, _ = bw.Write(p)
+	}
+	return bw.Flush()
 }
 
 // WriteDir writes files into dir all or nothing (see [WriteDir]).
