@@ -38,6 +38,7 @@ func decodeParallel(out *Output, lim limits.Limits) ([]Doc, bool) {
 	if len(parts) < 2 {
 		return nil, false
 	}
+	out.lineStarts() // computed once, here: the parts only read it
 	var shared atomic.Int64
 	shared.Store(lim.YAMLValues)
 	var failed atomic.Bool

@@ -239,15 +239,20 @@ func (o *Output) SourceLine(line int) int {
 	return 1
 }
 
-// lineStarts returns the offset of every line of the text, computed once.
+// lineStarts returns the offset of every line of the text, computed once
+// (decodeParallel computes it before its goroutines read it).
 func (o *Output) lineStarts() []int {
 	if o.starts == nil {
-		o.starts = []int{0}
-		for i, c := range o.Text {
-			if c == '\n' {
-				o.starts = append(o.starts, i+1)
+		starts := make([]int, 1, bytes.Count(o.Text, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(o.Text[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			starts = append(starts, i)
 		}
+		o.starts = starts
 	}
 	return o.starts
 }
