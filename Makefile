@@ -8,7 +8,11 @@ LDFLAGS  := -s -w -X github.com/kudo-render/kudo-render/cmd.Version=$(VERSION)
 # duration run with "context deadline exceeded" at its end (golang/go#75804).
 FUZZTIME ?= 2000x
 
-.PHONY: all build demo test unit vet fuzz bench bench-compare clean
+# Packages that run work on several goroutines: make test runs their tests
+# under the race detector too.
+RACE_PKGS := ./tmpl/... ./engine/... ./object/... ./kube/... ./internal/par/... ./fn/... ./config/... ./output/... ./digest/... ./enhance/... ./refs/...
+
+.PHONY: all build demo test unit race vet fuzz bench bench-compare clean
 
 all: build
 
@@ -19,14 +23,17 @@ build:
 demo: build
 	$(BIN) render examples/mysql/render.yaml
 
-## test: vet, every test, and a short run of every fuzz target
-test: vet unit fuzz
+## test: vet, every test, the concurrent packages' tests under the race detector, and a short run of every fuzz target
+test: vet unit race fuzz
 
 vet:
 	$(GO) vet ./...
 
 unit:
 	$(GO) test -count=1 ./...
+
+race:
+	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)
 
 ## fuzz: run each fuzz target for FUZZTIME executions (longer: make fuzz FUZZTIME=1000000x, or a duration: FUZZTIME=5m)
 fuzz:
