@@ -53,6 +53,21 @@ func Decode(out *Output) ([]Doc, error) {
 // own), each document may use only what shared has left, and takes what
 // it used from it.
 func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, error) {
+	// Text in the plain block style most templates render is parsed by
+	// parseSimple, several times faster than go-yaml, to the same nodes;
+	// on any error go-yaml decodes it again, so errors read as they
+	// always have.
+	if roots, ok := parseSimple(text); ok {
+		left := b.left
+		docs, used, err := decodeRoots(out, roots, offset, b, shared)
+		if err == nil {
+			return docs, nil
+		}
+		b.left = left
+		if shared != nil {
+			shared.Add(used)
+		}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var docs []Doc
 	for {
@@ -71,34 +86,64 @@ func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *at
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			continue
 		}
-		line := out.SourceLine(root.Line + offset)
-		if root.Kind != yaml.MappingNode {
-			return nil, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
-		}
-		b.bool11, b.path = nil, b.path[:0]
-		if shared != nil {
-			b.left = shared.Load()
-		}
-		before := b.left
-		v, err := toValue(root, b, 0)
+		doc, _, err := decodeRoot(out, root, offset, b, shared)
 		if err != nil {
-			var at *atLine
-			if errors.As(err, &at) {
-				line = out.SourceLine(at.line + offset)
-			}
-			return nil, &Error{Template: out.Name, Line: line, Msg: err.Error()}
+			return nil, err
 		}
-		if shared != nil && shared.Add(b.left-before) < 0 {
-			return nil, limits.Err("yaml-values", b.max, "the rendered YAML (aliases expanded)")
-		}
-		m := v.(map[string]any)
-		for _, f := range []string{"apiVersion", "kind"} {
-			if s, _ := m[f].(string); s == "" {
-				return nil, &Error{Template: out.Name, Line: line, Msg: fmt.Sprintf("rendered object has no %s", f)}
-			}
-		}
-		docs = append(docs, Doc{Map: m, Line: line, Bool11: b.bool11})
+		docs = append(docs, doc)
 	}
+}
+
+// decodeRoots decodes the root nodes of documents; used is what they took
+// from shared.
+func decodeRoots(out *Output, roots []*yaml.Node, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, int64, error) {
+	var docs []Doc
+	var used int64
+	for _, root := range roots {
+		doc, n, err := decodeRoot(out, root, offset, b, shared)
+		used += n
+		if err != nil {
+			return nil, used, err
+		}
+		docs = append(docs, doc)
+	}
+	return docs, used, nil
+}
+
+// decodeRoot decodes the root node of a document that has content; used
+// is what it took from shared.
+func decodeRoot(out *Output, root *yaml.Node, offset int, b *valueBudget, shared *atomic.Int64) (Doc, int64, error) {
+	line := out.SourceLine(root.Line + offset)
+	if root.Kind != yaml.MappingNode {
+		return Doc{}, 0, &Error{Template: out.Name, Line: line, Msg: "rendered YAML document is not a mapping (a Kubernetes object)"}
+	}
+	b.bool11, b.path = nil, b.path[:0]
+	if shared != nil {
+		b.left = shared.Load()
+	}
+	before := b.left
+	v, err := toValue(root, b, 0)
+	if err != nil {
+		var at *atLine
+		if errors.As(err, &at) {
+			line = out.SourceLine(at.line + offset)
+		}
+		return Doc{}, 0, &Error{Template: out.Name, Line: line, Msg: err.Error()}
+	}
+	var used int64
+	if shared != nil {
+		used = before - b.left
+		if shared.Add(-used) < 0 {
+			return Doc{}, used, limits.Err("yaml-values", b.max, "the rendered YAML (aliases expanded)")
+		}
+	}
+	m := v.(map[string]any)
+	for _, f := range []string{"apiVersion", "kind"} {
+		if s, _ := m[f].(string); s == "" {
+			return Doc{}, used, &Error{Template: out.Name, Line: line, Msg: fmt.Sprintf("rendered object has no %s", f)}
+		}
+	}
+	return Doc{Map: m, Line: line, Bool11: b.bool11}, used, nil
 }
 
 func (o *Output) yamlError(err error) error {

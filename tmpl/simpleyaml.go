@@ -1,0 +1,283 @@
+package tmpl
+
+import (
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// parseSimple parses the documents of text into the nodes go-yaml's
+// parser makes, when text is written in the plain block style templates
+// usually render: block mappings and sequences of one-line plain or quoted
+// scalars, one "key: value" or "- item" per line, documents separated by
+// "---" lines. It reports false for anything else (comments, flow style,
+// anchors, tags, block scalars, multi-line scalars, escapes, tabs,
+// non-ASCII text, a document that is not a mapping, any error), and go-yaml
+// decodes the text then; FuzzParseSimple checks that whatever it accepts,
+// go-yaml parses to the same nodes. Only the documents with content are
+// returned (their root mappings), in order.
+func parseSimple(text []byte) ([]*yaml.Node, bool) {
+	for _, c := range text {
+		if !simpleByte[c] {
+			return nil, false
+		}
+	}
+	var roots []*yaml.Node
+	var doc []simpleLine
+	flush := func() bool {
+		p := &simpleParser{lines: doc}
+		if p.skipBlank(); p.i == len(p.lines) {
+			return true // an empty document
+		}
+		first := p.lines[p.i]
+		if first.isItem() {
+			return false
+		}
+		root, ok := p.mapping(first.indent)
+		if !ok {
+			return false
+		}
+		if p.skipBlank(); p.i != len(p.lines) {
+			return false // less indented than the first line
+		}
+		roots = append(roots, root)
+		return true
+	}
+	for n, start := 1, 0; start < len(text); n++ {
+		end := bytes.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text) - start
+		}
+		line := text[start : start+end]
+		start += end + 1
+		switch {
+		case string(line) == "---":
+			if !flush() {
+				return nil, false
+			}
+			doc = doc[:0]
+			continue
+		case bytes.HasPrefix(line, []byte("---")), bytes.HasPrefix(line, []byte("...")):
+			return nil, false
+		}
+		indent := 0
+		for indent < len(line) && line[indent] == ' ' {
+			indent++
+		}
+		if indent < len(line) && line[len(line)-1] == ' ' {
+			return nil, false // trailing blanks
+		}
+		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:])})
+	}
+	if !flush() {
+		return nil, false
+	}
+	return roots, true
+}
+
+// simpleByte are the bytes parseSimple reads: printable ASCII but for the
+// YAML indicators it does not handle.
+var simpleByte = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for _, c := range " \n-._/:+~\"'();" {
+		t[c] = true
+	}
+	return t
+}()
+
+// simpleLine is one line: its number, indentation and the rest.
+type simpleLine struct {
+	n, indent int
+	text      string
+}
+
+func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l.text[:2] == "- " }
+
+type simpleParser struct {
+	lines []simpleLine
+	i     int
+}
+
+func (p *simpleParser) skipBlank() {
+	for p.i < len(p.lines) && p.lines[p.i].text == "" {
+		p.i++
+	}
+}
+
+// next is the next line with content, if any.
+func (p *simpleParser) next() (simpleLine, bool) {
+	p.skipBlank()
+	if p.i == len(p.lines) {
+		return simpleLine{}, false
+	}
+	return p.lines[p.i], true
+}
+
+// mapping parses a block mapping whose keys are at indent.
+func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
+	l, _ := p.next()
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.n, Column: indent + 1}
+	for {
+		l, ok := p.next()
+		if !ok || l.indent < indent {
+			return m, true
+		}
+		if l.indent > indent || l.isItem() {
+			return nil, false
+		}
+		key, ok := simpleKey(l)
+		if !ok {
+			return nil, false
+		}
+		p.i++
+		value, ok := p.mappingValue(l, key, indent)
+		if !ok {
+			return nil, false
+		}
+		m.Content = append(m.Content, key, value)
+	}
+}
+
+// mappingValue parses the value of key, on line l of a mapping at indent:
+// the rest of the line, the block below it, or an empty (null) value.
+func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*yaml.Node, bool) {
+	rest := l.text[len(key.Value)+1:]
+	col := indent + len(key.Value) + 2 // 1-based column after the colon
+	if rest != "" {
+		for rest != "" && rest[0] == ' ' {
+			rest, col = rest[1:], col+1
+		}
+		v, ok := simpleScalar(rest, l.n, col)
+		if !ok {
+			return nil, false
+		}
+		if next, more := p.next(); more && next.indent > indent {
+			return nil, false // a continuation line
+		}
+		return v, true
+	}
+	next, more := p.next()
+	switch {
+	case more && next.indent > indent:
+		if next.isItem() {
+			return p.sequence(next.indent)
+		}
+		return p.mapping(next.indent)
+	case more && next.indent == indent && next.isItem():
+		return p.sequence(indent)
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: col}, true
+}
+
+// sequence parses a block sequence whose dashes are at indent.
+func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
+	l, _ := p.next()
+	s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1}
+	for {
+		l, ok := p.next()
+		if !ok || l.indent != indent || !l.isItem() {
+			if ok && l.indent > indent {
+				return nil, false
+			}
+			return s, true
+		}
+		rest := l.text[min(2, len(l.text)):]
+		if rest == "" || rest[0] == ' ' || rest == "-" || len(rest) > 1 && rest[:2] == "- " {
+			return nil, false // a block below the dash, or a sequence in a sequence
+		}
+		item := simpleLine{n: l.n, indent: indent + 2, text: rest}
+		var v *yaml.Node
+		if _, isKey := simpleKey(item); isKey {
+			p.lines[p.i] = item // the item's mapping starts on the dash's line
+			v, ok = p.mapping(indent + 2)
+		} else {
+			p.i++
+			v, ok = simpleScalar(rest, l.n, indent+3)
+			if next, more := p.next(); ok && more && next.indent > indent {
+				return nil, false
+			}
+		}
+		if !ok {
+			return nil, false
+		}
+		s.Content = append(s.Content, v)
+	}
+}
+
+// simpleKey is the key of a "key: value" or "key:" line: a plain scalar of
+// letters, digits and - . _ / that does not start with - (and at most
+// maxSimpleKey long).
+func simpleKey(l simpleLine) (*yaml.Node, bool) {
+	i := 0
+	for i < len(l.text) && isKeyByte(l.text[i]) {
+		i++
+	}
+	if i == 0 || i > maxSimpleKey || i == len(l.text) || l.text[i] != ':' || i+1 < len(l.text) && l.text[i+1] != ' ' || l.text[0] == '-' {
+		return nil, false
+	}
+	k := &yaml.Node{Kind: yaml.ScalarNode, Value: l.text[:i], Line: l.n, Column: l.indent + 1}
+	k.Tag = k.ShortTag()
+	return k, true
+}
+
+// maxSimpleKey is well below the 1,024 characters go-yaml looks ahead
+// for the colon of a key.
+const maxSimpleKey = 512
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '/'
+}
+
+// simpleScalar is a one-line scalar: quoted without escapes or quotes
+// inside, or plain.
+func simpleScalar(s string, line, col int) (*yaml.Node, bool) {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col}
+	switch q := s[0]; q {
+	case '"', '\'':
+		if len(s) < 2 || s[len(s)-1] != q || bytes.IndexByte([]byte(s[1:len(s)-1]), q) >= 0 {
+			return nil, false
+		}
+		n.Value, n.Tag, n.Style = s[1:len(s)-1], "!!str", yaml.DoubleQuotedStyle
+		if q == '\'' {
+			n.Style = yaml.SingleQuotedStyle
+		}
+		return n, true
+	}
+	if !simplePlain(s) {
+		return nil, false
+	}
+	n.Value = s
+	n.Tag = n.ShortTag()
+	return n, true
+}
+
+// simplePlain: s is a plain scalar that means itself on one line. It
+// starts with a letter, a digit, . / ~ ( or a sign before a digit or a
+// dot; it holds no quote, no colon before a blank or at the end, and no
+// " -" (which would read as a nested sequence nowhere, but keeps the rule
+// short).
+func simplePlain(s string) bool {
+	c := s[0]
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '/', c == '~', c == '(':
+	case (c == '-' || c == '+') && len(s) > 1 && (s[1] >= '0' && s[1] <= '9' || s[1] == '.'):
+	default:
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\'':
+			return false
+		case ':':
+			if i+1 == len(s) || s[i+1] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,173 @@
+package tmpl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// goYAMLRoots are the root nodes go-yaml parses from text, of the
+// documents with content.
+func goYAMLRoots(text []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var roots []*yaml.Node
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return roots, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(n.Content) == 0 || n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null" {
+			continue
+		}
+		roots = append(roots, n.Content[0])
+	}
+}
+
+// sameNodes says where two node trees differ ("" when they do not).
+func sameNodes(a, b *yaml.Node, path string) string {
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Style != b.Style || a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("%s: kind %v tag %s value %q style %v at %d:%d (%d children), go-yaml: kind %v tag %s value %q style %v at %d:%d (%d children)",
+			path, a.Kind, a.Tag, a.Value, a.Style, a.Line, a.Column, len(a.Content), b.Kind, b.Tag, b.Value, b.Style, b.Line, b.Column, len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkSimple: when parseSimple accepts text, go-yaml parses it without
+// error into the same nodes.
+func checkSimple(t *testing.T, text []byte) bool {
+	t.Helper()
+	got, ok := parseSimple(text)
+	if !ok {
+		return false
+	}
+	want, err := goYAMLRoots(text)
+	if err != nil {
+		t.Fatalf("accepted what go-yaml refuses (%v):\n%s", err, text)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d documents, go-yaml %d:\n%s", len(got), len(want), text)
+	}
+	for i := range got {
+		if d := sameNodes(got[i], want[i], fmt.Sprint("doc ", i)); d != "" {
+			t.Fatalf("%s\n%s", d, text)
+		}
+	}
+	return true
+}
+
+func TestParseSimple(t *testing.T) {
+	cases := []struct {
+		reason string
+		text   string
+		accept bool
+	}{
+		{"a manifest", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - --port=80\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", false},
+		{"a manifest without =", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - run\n          - \"--port\"\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
+		{"documents, empty ones and blank lines", "\n---\na: 1\n\n---\n---\n\nb:\n  c: ~\n  d:\n  e: 'x y'\n\n", true},
+		{"typed scalars", "a: true\nb: 0x1F\nc: 1_000\nd: 1.5e3\ne: .inf\nf: null\ng: 2001-12-14\nh: yes\ni: -1\nj: +.5\nk: 012\n", true},
+		{"a document that is not a mapping", "- a\n- b\n", false},
+		{"a comment", "a: 1 # one\n", false},
+		{"flow style", "a: {b: 1}\n", false},
+		{"a block scalar", "a: |\n  x\n", false},
+		{"a continuation line", "a: b\n  c\n", false},
+		{"a tab", "a:\tb\n", false},
+		{"an anchor", "a: &x 1\n", false},
+		{"a mapping value inside a value", "a: b: c\n", false},
+		{"an item after a value", "a: 1\n- b\n", false},
+		{"less indented than the root", "  a: 1\nb: 2\n", false},
+		{"a document end", "a: 1\n...\n", false},
+		{"escapes", "a: \"x\\ty\"\n", false},
+		{"trailing blanks", "a: 1 \n", false},
+		{"non-ASCII", "a: é\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.reason, func(t *testing.T) {
+			if got := checkSimple(t, []byte(c.text)); got != c.accept {
+				t.Errorf("accepted: %v, want %v", got, c.accept)
+			}
+		})
+	}
+}
+
+// FuzzParseSimple: whatever parseSimple accepts, go-yaml parses to the
+// same nodes.
+func FuzzParseSimple(f *testing.F) {
+	for _, s := range []string{
+		"a: 1\n", "a:\n- b\n- c: d\n  e: f\ng: h\n", "---\na:\n  b:\n    - 1\n    - x: y\n", "a: 'b'\nc: \"d\"\n",
+		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		checkSimple(t, text)
+	})
+}
+
+// TestParseSimpleGenerated: documents in the style templates render
+// (nested mappings, sequences indented or not, scalars of every type) are
+// accepted and parse to go-yaml's nodes.
+func TestParseSimpleGenerated(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2)) // fixed: the same documents every run
+	scalars := []string{"x", "web-1", "nginx:1.27", "1", "-1", "+2", "0x1F", "0o17", "012", "1_000", "1.5", "-.5", "1e3", ".inf", "-.Inf", ".nan",
+		"true", "False", "yes", "no", "on", "Off", "y", "N", "null", "~", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "a b  c", "(x)", "/path/to",
+		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1"}
+	keys := []string{"a", "name", "app.kubernetes.io/name", "1", "true", "null", "x", "k_2", "x.y", "z"}
+	var gen func(b *strings.Builder, indent, depth int)
+	gen = func(b *strings.Builder, indent, depth int) {
+		pad := strings.Repeat(" ", indent)
+		for i := range 1 + r.IntN(4) {
+			key := keys[r.IntN(len(keys))] + fmt.Sprint(i)
+			if r.IntN(5) == 0 {
+				b.WriteString("\n")
+			}
+			switch c := r.IntN(6); {
+			case c < 3 || depth > 3:
+				fmt.Fprintf(b, "%s%s: %s\n", pad, key, scalars[r.IntN(len(scalars))])
+			case c == 3:
+				fmt.Fprintf(b, "%s%s:\n", pad, key)
+				gen(b, indent+1+r.IntN(3), depth+1)
+			case c == 4:
+				fmt.Fprintf(b, "%s%s:\n", pad, key)
+				seqIndent := indent + r.IntN(2)*2
+				for range 1 + r.IntN(3) {
+					if r.IntN(2) == 0 {
+						fmt.Fprintf(b, "%s- %s\n", strings.Repeat(" ", seqIndent), scalars[r.IntN(len(scalars))])
+						continue
+					}
+					var item strings.Builder
+					gen(&item, seqIndent+2, depth+1)
+					text := item.String()
+					text = strings.TrimLeft(text, "\n")
+					b.WriteString(strings.Repeat(" ", seqIndent) + "- " + text[seqIndent+2:])
+				}
+			default:
+				fmt.Fprintf(b, "%s%s:\n", pad, key)
+			}
+		}
+	}
+	for i := range 2000 {
+		var b strings.Builder
+		for range 1 + r.IntN(3) {
+			b.WriteString("---\n")
+			gen(&b, 0, 0)
+		}
+		if !checkSimple(t, []byte(b.String())) {
+			t.Fatalf("document %d refused:\n%s", i, b.String())
+		}
+	}
+}
