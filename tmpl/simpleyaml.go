@@ -2,6 +2,7 @@ package tmpl
 
 import (
 	"bytes"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -221,7 +222,7 @@ func simpleKey(l simpleLine) (*yaml.Node, bool) {
 		return nil, false
 	}
 	k := &yaml.Node{Kind: yaml.ScalarNode, Value: l.text[:i], Line: l.n, Column: l.indent + 1}
-	k.Tag = k.ShortTag()
+	k.Tag = plainTag(k)
 	return k, true
 }
 
@@ -252,8 +253,25 @@ func simpleScalar(s string, line, col int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	n.Value = s
-	n.Tag = n.ShortTag()
+	n.Tag = plainTag(n)
 	return n, true
+}
+
+// plainTag is the tag go-yaml resolves for the plain scalar n. go-yaml
+// reads a scalar that starts with a letter other than those of true,
+// false, null, yes, no, on and off (which it looks up), or with / or (, as
+// a string without looking further; ShortTag resolves the rest as go-yaml
+// does.
+func plainTag(n *yaml.Node) string {
+	switch c := n.Value[0]; {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		if !strings.ContainsRune("yYnNtTfFoO", rune(c)) {
+			return "!!str"
+		}
+	case c == '/' || c == '(':
+		return "!!str"
+	}
+	return n.ShortTag()
 }
 
 // simplePlain: s is a plain scalar that means itself on one line. It

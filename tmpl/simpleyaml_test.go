@@ -171,3 +171,18 @@ func TestParseSimpleGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTag: plainTag's shortcut resolves as go-yaml does.
+func TestPlainTag(t *testing.T) {
+	for c := range 256 {
+		if !simpleByte[c] || c == ' ' || c == '\n' {
+			continue
+		}
+		for _, rest := range []string{"", "rue", "RUE", "alse", "ull", "ULL", "es", "o", "n", "ff", "1", ".5", "x", "2001-12-14", "0", "inf", "Inf"} {
+			n := &yaml.Node{Kind: yaml.ScalarNode, Value: string(rune(c)) + rest}
+			if got, want := plainTag(n), n.ShortTag(); got != want {
+				t.Errorf("%q: %s, go-yaml %s", n.Value, got, want)
+			}
+		}
+	}
+}

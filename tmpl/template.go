@@ -142,7 +142,7 @@ func (t *Template) index(n parse.Node, src []byte) {
 
 // Execute renders the template with data.
 func (t *Template) Execute(data any) (*Output, error) {
-	rec := &recorder{lines: t.lines}
+	rec := &recorder{lines: t.lines, max: limits.Current().TemplateBytes}
 	p, err := t.prepare()
 	if err != nil {
 		return nil, tidy(t.name, err)
@@ -185,14 +185,15 @@ type mark struct {
 }
 
 type recorder struct {
+	max   int64 // --max-template-bytes, read once per execution
 	buf   bytes.Buffer
 	lines map[*byte]int
 	marks []mark
 }
 
 func (r *recorder) Write(p []byte) (int, error) {
-	if max := limits.Current().TemplateBytes; int64(r.buf.Len())+int64(len(p)) > max {
-		return 0, limits.Err("template-bytes", max, "the rendered text")
+	if int64(r.buf.Len())+int64(len(p)) > r.max {
+		return 0, limits.Err("template-bytes", r.max, "the rendered text")
 	}
 	if len(p) > 0 {
 		r.marks = append(r.marks, mark{off: r.buf.Len(), line: r.lines[&p[0]]})
