@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
@@ -13,41 +14,64 @@ import (
 // kustomize's legacy order (kind first), then namespace and name. The sort
 // is stable.
 func Sort(items []Item) {
-	// The keys are worked out once per item, and the items moved once:
-	// comparing items by value copied them and parsed their apiVersion
-	// on every comparison.
+	// The keys are worked out once per item (the kind order as a rank of
+	// the few distinct kinds), and the items moved once; the index ends
+	// every tie, which makes an unstable sort stable.
 	type key struct {
-		wave     int
-		gvk      resid.Gvk
-		ns, name string
-		index    int
+		wave, rank int
+		ns, name   string
+		index      int
 	}
+	gvks := make([]resid.Gvk, len(items))
+	for i, it := range items {
+		gvks[i] = gvk(it.Obj)
+	}
+	ranks := gvkRanks(gvks)
 	keys := make([]key, len(items))
 	for i, it := range items {
-		keys[i] = key{it.Wave, gvk(it.Obj), it.Obj.Namespace(), it.Obj.Name(), i}
+		keys[i] = key{it.Wave, ranks[gvks[i]], it.Obj.Namespace(), it.Obj.Name(), i}
 	}
-	slices.SortStableFunc(keys, func(a, b key) int {
-		if c := cmp.Compare(a.wave, b.wave); c != 0 {
-			return c
-		}
-		if !a.gvk.Equals(b.gvk) {
-			if a.gvk.IsLessThan(b.gvk) {
-				return -1
-			}
-			if b.gvk.IsLessThan(a.gvk) {
-				return 1
-			}
-		}
-		if c := cmp.Compare(a.ns, b.ns); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.name, b.name)
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.wave, b.wave), cmp.Compare(a.rank, b.rank),
+			strings.Compare(a.ns, b.ns), strings.Compare(a.name, b.name), cmp.Compare(a.index, b.index))
 	})
 	sorted := make([]Item, len(items))
 	for i, k := range keys {
 		sorted[i] = items[k.index]
 	}
 	copy(items, sorted)
+}
+
+// gvkRanks numbers the distinct kinds in kustomize's legacy order; kinds
+// that order neither way (the same kind) share a number.
+func gvkRanks(all []resid.Gvk) map[resid.Gvk]int {
+	ranks := map[resid.Gvk]int{}
+	var distinct []resid.Gvk
+	for _, g := range all {
+		if _, ok := ranks[g]; !ok {
+			ranks[g] = 0
+			distinct = append(distinct, g)
+		}
+	}
+	order := func(a, b resid.Gvk) int {
+		switch {
+		case a.Equals(b):
+			return 0
+		case a.IsLessThan(b):
+			return -1
+		case b.IsLessThan(a):
+			return 1
+		}
+		return 0
+	}
+	slices.SortFunc(distinct, order)
+	for i, g := range distinct {
+		ranks[g] = i
+		if i > 0 && order(distinct[i-1], g) == 0 {
+			ranks[g] = ranks[distinct[i-1]]
+		}
+	}
+	return ranks
 }
 
 func gvk(o *object.Object) resid.Gvk {

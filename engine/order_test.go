@@ -1,9 +1,14 @@
 package engine_test
 
 import (
+	stdcmp "cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/object"
@@ -123,5 +128,42 @@ func TestSort(t *testing.T) {
 				t.Errorf("\n%s\nSort(...): equal items were swapped", tc.reason)
 			}
 		})
+	}
+}
+
+// TestSortAsComparison: Sort orders as a stable sort comparing wave, then
+// kustomize's Gvk order, then namespace and name, on items of many kinds
+// (custom ones too), waves and names, with duplicates.
+func TestSortAsComparison(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4)) // fixed: the same items every run
+	kinds := [][2]string{{"v1", "ConfigMap"}, {"v1", "Namespace"}, {"apps/v1", "Deployment"}, {"example.com/v1", "Widget"},
+		{"example.com/v2", "Widget"}, {"other.io/v1", "Widget"}, {"v1", "Service"}, {"rbac.authorization.k8s.io/v1", "Role"},
+		{"apiextensions.k8s.io/v1", "CustomResourceDefinition"}, {"batch/v1", "Job"}, {"", "Odd"}, {"v1", ""}}
+	items := make([]engine.Item, 2000)
+	for i := range items {
+		k := kinds[r.IntN(len(kinds))]
+		items[i] = engine.Item{Obj: newObj(k[0], k[1], fmt.Sprint("ns", r.IntN(3)), fmt.Sprint("n", r.IntN(20))), Wave: r.IntN(3), Task: fmt.Sprint(i)}
+	}
+	want := slices.Clone(items)
+	gvk := func(o *object.Object) resid.Gvk { return resid.NewGvk(o.Group(), o.Version(), o.Kind()) }
+	slices.SortStableFunc(want, func(a, b engine.Item) int {
+		if c := stdcmp.Compare(a.Wave, b.Wave); c != 0 {
+			return c
+		}
+		if ga, gb := gvk(a.Obj), gvk(b.Obj); !ga.Equals(gb) {
+			if ga.IsLessThan(gb) {
+				return -1
+			}
+			if gb.IsLessThan(ga) {
+				return 1
+			}
+		}
+		return stdcmp.Or(stdcmp.Compare(a.Obj.Namespace(), b.Obj.Namespace()), stdcmp.Compare(a.Obj.Name(), b.Obj.Name()))
+	})
+	engine.Sort(items)
+	for i := range items {
+		if items[i].Task != want[i].Task {
+			t.Fatalf("item %d is %s %s/%s (item %s), want item %s", i, items[i].Obj.Kind(), items[i].Obj.Namespace(), items[i].Obj.Name(), items[i].Task, want[i].Task)
+		}
 	}
 }
