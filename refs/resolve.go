@@ -456,6 +456,9 @@ func (r *resolver) index(docs []*doc) {
 		}
 	}
 	r.kinds = kindsOf(indexed)
+	if !slices.ContainsFunc(r.docs, func(d *doc) bool { return d.emit && len(d.refs) > 0 }) {
+		return // no reference to look up (kinds alone serve Composable)
+	}
 	r.byName = make(map[objKey][]*doc, len(indexed))
 	r.byLabel = map[labelKey][]*doc{}
 	for _, d := range indexed {
