@@ -426,7 +426,7 @@ func reflectPrune(v any, t reflect.Type, path []string, removed *[]string) {
 			return
 		}
 		fs := reflectFields(t)
-		for _, k := range slices.Sorted(mapKeys(m)) {
+		for _, k := range sortedKeys(m, nil) {
 			ft, ok := fs[k]
 			if !ok {
 				*removed = append(*removed, fieldPath(append(path, k)))
@@ -445,7 +445,7 @@ func reflectPrune(v any, t reflect.Type, path []string, removed *[]string) {
 		}
 	case reflect.Map:
 		m, _ := v.(map[string]any)
-		for _, k := range slices.Sorted(mapKeys(m)) {
+		for _, k := range sortedKeys(m, nil) {
 			reflectPrune(m[k], t.Elem(), append(path, k), removed)
 		}
 	}

@@ -82,7 +82,8 @@ func prune(v any, t typeID, path []string, removed *[]string) {
 		if !ok {
 			return
 		}
-		for _, k := range slices.Sorted(mapKeys(m)) {
+		var buf [16]string
+		for _, k := range sortedKeys(m, buf[:0]) {
 			ft, ok := field(t, k)
 			if !ok {
 				*removed = append(*removed, fieldPath(append(path, k)))
@@ -98,20 +99,21 @@ func prune(v any, t typeID, path []string, removed *[]string) {
 		}
 	case tMap:
 		m, _ := v.(map[string]any)
-		for _, k := range slices.Sorted(mapKeys(m)) {
+		var buf [16]string
+		for _, k := range sortedKeys(m, buf[:0]) {
 			prune(m[k], ty.elem, append(path, k), removed)
 		}
 	}
 }
 
-func mapKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
+// sortedKeys appends the keys of m to buf, sorted (buf on the caller's
+// stack saves an allocation per map).
+func sortedKeys(m map[string]any, buf []string) []string {
+	for k := range m {
+		buf = append(buf, k)
 	}
+	slices.Sort(buf)
+	return buf
 }
 
 // fieldPath writes a path as spec.containers[0].name.
