@@ -23,8 +23,15 @@ func Sort(items []Item) {
 		index      int
 	}
 	gvks := make([]resid.Gvk, len(items))
+	byType := map[[2]string]resid.Gvk{} // NewGvk looks up the scope: once per kind
 	for i, it := range items {
-		gvks[i] = gvk(it.Obj)
+		t := [2]string{it.Obj.APIVersion(), it.Obj.Kind()}
+		g, ok := byType[t]
+		if !ok {
+			g = gvk(it.Obj)
+			byType[t] = g
+		}
+		gvks[i] = g
 	}
 	ranks := gvkRanks(gvks)
 	keys := make([]key, len(items))

@@ -443,10 +443,15 @@ func init() {
 // one (and its result depends on Go's map order) emit's is still fixed.
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
+	simple := true
 	for k := range m {
 		keys = append(keys, k)
+		simple = simple && byteOrdered(k)
 	}
 	slices.Sort(keys)
+	if simple {
+		return keys // keyLess orders these as bytes
+	}
 	slices.SortStableFunc(keys, func(a, b string) int {
 		switch {
 		case keyLess(a, b):
@@ -457,6 +462,20 @@ func sortedKeys(m map[string]any) []string {
 		return 0
 	})
 	return keys
+}
+
+// byteOrdered reports whether k holds only letters and - . / (ASCII): for
+// such keys keyLess is the order of their bytes (letters compare as runes,
+// the three others come before letters and compare as bytes, and no digit
+// makes a number).
+func byteOrdered(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '.' || c == '/') {
+			return false
+		}
+	}
+	return true
 }
 
 // keyLess is go-yaml v2's order of two string keys. It compares runes;

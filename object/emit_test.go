@@ -227,3 +227,36 @@ func totalOrders(v any) bool {
 	}
 	return true
 }
+
+// TestByteOrderedKeys: for keys byteOrdered accepts, keyLess is the order
+// of their bytes.
+func TestByteOrderedKeys(t *testing.T) {
+	alphabet := "aAbBzZ-./"
+	var keys []string
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		keys = append(keys, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(prefix+string(c), n-1)
+		}
+	}
+	gen("", 3)
+	for _, a := range keys {
+		if !byteOrdered(a) {
+			t.Fatalf("%q is not byte-ordered", a)
+		}
+		for _, b := range keys {
+			if got, want := keyLess(a, b), a < b; got != want {
+				t.Fatalf("keyLess(%q, %q) = %v, bytes say %v", a, b, got, want)
+			}
+		}
+	}
+	for _, k := range []string{"a1", "_", "é", "a b"} {
+		if byteOrdered(k) {
+			t.Errorf("%q is byte-ordered", k)
+		}
+	}
+}

@@ -25,8 +25,9 @@ func parseSimple(text []byte) ([]*yaml.Node, bool) {
 	}
 	var roots []*yaml.Node
 	var doc []simpleLine
+	var slab []yaml.Node
 	flush := func() bool {
-		p := &simpleParser{lines: doc}
+		p := &simpleParser{lines: doc, slab: &slab}
 		if p.skipBlank(); p.i == len(p.lines) {
 			return true // an empty document
 		}
@@ -102,6 +103,16 @@ func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l
 type simpleParser struct {
 	lines []simpleLine
 	i     int
+	slab  *[]yaml.Node // nodes are allocated in chunks, shared by the documents of a text
+}
+
+// node returns a new node: the next of the slab.
+func (p *simpleParser) node(n yaml.Node) *yaml.Node {
+	if len(*p.slab) == cap(*p.slab) {
+		*p.slab = make([]yaml.Node, 0, 256)
+	}
+	*p.slab = append(*p.slab, n)
+	return &(*p.slab)[len(*p.slab)-1]
 }
 
 func (p *simpleParser) skipBlank() {
@@ -122,7 +133,7 @@ func (p *simpleParser) next() (simpleLine, bool) {
 // mapping parses a block mapping whose keys are at indent.
 func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
 	l, _ := p.next()
-	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.n, Column: indent + 1}
+	m := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.n, Column: indent + 1})
 	for {
 		l, ok := p.next()
 		if !ok || l.indent < indent {
@@ -131,7 +142,7 @@ func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
 		if l.indent > indent || l.isItem() {
 			return nil, false
 		}
-		key, ok := simpleKey(l)
+		key, ok := p.simpleKey(l)
 		if !ok {
 			return nil, false
 		}
@@ -153,7 +164,7 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 		for rest != "" && rest[0] == ' ' {
 			rest, col = rest[1:], col+1
 		}
-		v, ok := simpleScalar(rest, l.n, col)
+		v, ok := p.simpleScalar(rest, l.n, col)
 		if !ok {
 			return nil, false
 		}
@@ -172,13 +183,13 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 	case more && next.indent == indent && next.isItem():
 		return p.sequence(indent)
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: col}, true
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: col}), true
 }
 
 // sequence parses a block sequence whose dashes are at indent.
 func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
 	l, _ := p.next()
-	s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1}
+	s := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1})
 	for {
 		l, ok := p.next()
 		if !ok || l.indent != indent || !l.isItem() {
@@ -193,12 +204,12 @@ func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
 		}
 		item := simpleLine{n: l.n, indent: indent + 2, text: rest}
 		var v *yaml.Node
-		if _, isKey := simpleKey(item); isKey {
+		if isKeyLine(item) {
 			p.lines[p.i] = item // the item's mapping starts on the dash's line
 			v, ok = p.mapping(indent + 2)
 		} else {
 			p.i++
-			v, ok = simpleScalar(rest, l.n, indent+3)
+			v, ok = p.simpleScalar(rest, l.n, indent+3)
 			if next, more := p.next(); ok && more && next.indent > indent {
 				return nil, false
 			}
@@ -213,17 +224,32 @@ func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
 // simpleKey is the key of a "key: value" or "key:" line: a plain scalar of
 // letters, digits and - . _ / that does not start with - (and at most
 // maxSimpleKey long).
-func simpleKey(l simpleLine) (*yaml.Node, bool) {
+func (p *simpleParser) simpleKey(l simpleLine) (*yaml.Node, bool) {
+	i, ok := keyEnd(l)
+	if !ok {
+		return nil, false
+	}
+	k := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: l.text[:i], Line: l.n, Column: l.indent + 1})
+	k.Tag = plainTag(k)
+	return k, true
+}
+
+// isKeyLine reports whether l starts with a key (see simpleKey).
+func isKeyLine(l simpleLine) bool {
+	_, ok := keyEnd(l)
+	return ok
+}
+
+// keyEnd is where the key of l ends, at its colon.
+func keyEnd(l simpleLine) (int, bool) {
 	i := 0
 	for i < len(l.text) && isKeyByte(l.text[i]) {
 		i++
 	}
 	if i == 0 || i > maxSimpleKey || i == len(l.text) || l.text[i] != ':' || i+1 < len(l.text) && l.text[i+1] != ' ' || l.text[0] == '-' {
-		return nil, false
+		return 0, false
 	}
-	k := &yaml.Node{Kind: yaml.ScalarNode, Value: l.text[:i], Line: l.n, Column: l.indent + 1}
-	k.Tag = plainTag(k)
-	return k, true
+	return i, true
 }
 
 // maxSimpleKey is well below the 1,024 characters go-yaml looks ahead
@@ -236,8 +262,8 @@ func isKeyByte(c byte) bool {
 
 // simpleScalar is a one-line scalar: quoted without escapes or quotes
 // inside, or plain.
-func simpleScalar(s string, line, col int) (*yaml.Node, bool) {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col}
+func (p *simpleParser) simpleScalar(s string, line, col int) (*yaml.Node, bool) {
+	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
 	switch q := s[0]; q {
 	case '"', '\'':
 		if len(s) < 2 || s[len(s)-1] != q || bytes.IndexByte([]byte(s[1:len(s)-1]), q) >= 0 {
