@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -27,12 +28,27 @@ func emit(v any) ([]byte, bool) {
 	if !ok || len(m) == 0 {
 		return nil, false
 	}
-	e := emitter{buf: bytes.NewBuffer(make([]byte, 0, 512))}
+	// The document is written in a scratch buffer and copied out at its
+	// size: growing a buffer per document allocated about three times the
+	// output.
+	buf := scratch.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxScratch {
+			scratch.Put(buf)
+		}
+	}()
+	buf.Reset()
+	e := emitter{buf: buf}
 	if !e.mapping(m, 0, false) {
 		return nil, false
 	}
-	return e.buf.Bytes(), true
+	return bytes.Clone(buf.Bytes()), true
 }
+
+// scratch holds emit's buffers; one larger than maxScratch is not kept.
+var scratch = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxScratch = 1 << 20
 
 // emitter writes one document; column is the column of the next byte.
 type emitter struct {

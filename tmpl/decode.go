@@ -54,22 +54,26 @@ func Decode(out *Output) ([]Doc, error) {
 // it used from it.
 func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, error) {
 	// Text in the plain block style most templates render is parsed by
-	// parseSimple, several times faster than go-yaml, to the same nodes;
-	// on any error go-yaml decodes it again, so errors read as they
-	// always have.
-	if roots, ok := parseSimple(text); ok {
-		left := b.left
-		docs, used, err := decodeRoots(out, roots, offset, b, shared)
-		if err == nil {
-			return docs, nil
-		}
-		b.left = left
-		if shared != nil {
-			shared.Add(used)
-		}
+	// parseSimple, several times faster than go-yaml, to the same nodes,
+	// one document at a time; on any error go-yaml decodes it again, so
+	// errors read as they always have.
+	left := b.left
+	var docs []Doc
+	var used int64
+	simple := eachSimple(text, false, func(root *yaml.Node) bool {
+		doc, n, err := decodeRoot(out, root, offset, b, shared)
+		used += n
+		docs = append(docs, doc)
+		return err == nil
+	})
+	if simple {
+		return docs, nil
+	}
+	b.left, docs = left, nil
+	if shared != nil {
+		shared.Add(used)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var docs []Doc
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -92,22 +96,6 @@ func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *at
 		}
 		docs = append(docs, doc)
 	}
-}
-
-// decodeRoots decodes the root nodes of documents; used is what they took
-// from shared.
-func decodeRoots(out *Output, roots []*yaml.Node, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, int64, error) {
-	var docs []Doc
-	var used int64
-	for _, root := range roots {
-		doc, n, err := decodeRoot(out, root, offset, b, shared)
-		used += n
-		if err != nil {
-			return nil, used, err
-		}
-		docs = append(docs, doc)
-	}
-	return docs, used, nil
 }
 
 // decodeRoot decodes the root node of a document that has content; used

@@ -18,15 +18,29 @@ import (
 // go-yaml parses to the same nodes. Only the documents with content are
 // returned (their root mappings), in order.
 func parseSimple(text []byte) ([]*yaml.Node, bool) {
+	var roots []*yaml.Node
+	ok := eachSimple(text, true, func(root *yaml.Node) bool {
+		roots = append(roots, root)
+		return true
+	})
+	return roots, ok
+}
+
+// eachSimple is parseSimple calling yield with each root as it is parsed:
+// it stops, false, when yield returns false. Unless keep is set, the nodes
+// of a document are reused for the next one once yield returns.
+func eachSimple(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 	for _, c := range text {
 		if !simpleByte[c] {
-			return nil, false
+			return false
 		}
 	}
-	var roots []*yaml.Node
 	var doc []simpleLine
 	var slab []yaml.Node
 	flush := func() bool {
+		if !keep {
+			slab = slab[:0]
+		}
 		p := &simpleParser{lines: doc, slab: &slab}
 		if p.skipBlank(); p.i == len(p.lines) {
 			return true // an empty document
@@ -42,8 +56,7 @@ func parseSimple(text []byte) ([]*yaml.Node, bool) {
 		if p.skipBlank(); p.i != len(p.lines) {
 			return false // less indented than the first line
 		}
-		roots = append(roots, root)
-		return true
+		return yield(root)
 	}
 	for n, start := 1, 0; start < len(text); n++ {
 		end := bytes.IndexByte(text[start:], '\n')
@@ -55,26 +68,23 @@ func parseSimple(text []byte) ([]*yaml.Node, bool) {
 		switch {
 		case string(line) == "---":
 			if !flush() {
-				return nil, false
+				return false
 			}
 			doc = doc[:0]
 			continue
 		case bytes.HasPrefix(line, []byte("---")), bytes.HasPrefix(line, []byte("...")):
-			return nil, false
+			return false
 		}
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
 		}
 		if indent < len(line) && line[len(line)-1] == ' ' {
-			return nil, false // trailing blanks
+			return false // trailing blanks
 		}
 		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:])})
 	}
-	if !flush() {
-		return nil, false
-	}
-	return roots, true
+	return flush()
 }
 
 // simpleByte are the bytes parseSimple reads: printable ASCII but for the
