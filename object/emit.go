@@ -84,7 +84,8 @@ func (e *emitter) indent(n int) {
 // mapping writes a non-empty mapping whose keys start at column indent;
 // inItem says the first key follows a sequence item's "- ".
 func (e *emitter) mapping(m map[string]any, indent int, inItem bool) bool {
-	for i, k := range sortedKeys(m) {
+	var buf [16]string // the keys of most mappings, on the stack
+	for i, k := range sortedKeys(m, buf[:0]) {
 		if i > 0 || !inItem {
 			e.indent(indent)
 		}
@@ -457,8 +458,8 @@ func init() {
 // compare as numbers, a letter sorts after any other character. Keys are
 // first sorted as strings, so that where go-yaml's order is not a total
 // one (and its result depends on Go's map order) emit's is still fixed.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
+// They are appended to keys (a buffer of the caller's, or nil).
+func sortedKeys(m map[string]any, keys []string) []string {
 	simple := true
 	for k := range m {
 		keys = append(keys, k)

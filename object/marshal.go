@@ -263,7 +263,7 @@ func ordered(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(yamlv2.MapSlice, 0, len(t))
-		for _, k := range sortedKeys(t) {
+		for _, k := range sortedKeys(t, make([]string, 0, len(t))) {
 			out = append(out, yamlv2.MapItem{Key: k, Value: ordered(t[k])})
 		}
 		return out
