@@ -40,33 +40,34 @@ type Meta struct {
 
 // Object adds KUDO's labels and annotations, the namespace and provenance.
 func Object(o *object.Object, m Meta, scopes *Scopes) {
-	labels := map[string]string{LabelHeritage: "kudo", LabelOperator: m.OperatorName}
-	if m.Instance != "" {
-		labels[LabelInstance] = m.Instance
+	// Written straight into the object's maps (no map of labels to copy
+	// from), each value boxed once.
+	heritage, operator, instance := any("kudo"), any(m.OperatorName), any(m.Instance)
+	setLabels := func(target map[string]any) {
+		if t := object.EnsureMap(target, "metadata", "labels"); t != nil {
+			t[LabelHeritage], t[LabelOperator] = heritage, operator
+			if m.Instance != "" {
+				t[LabelInstance] = instance
+			}
+		}
 	}
-	object.SetStrings(o.Map, labels, "metadata", "labels")
-	ann := map[string]string{}
-	if m.Plan != "" {
-		ann[AnnPlan], ann[AnnPhase], ann[AnnStep] = m.Plan, m.Phase, m.Step
-	}
-	if m.Source != "" {
-		ann[AnnSource] = m.Source
-	}
-	if m.Template != "" {
-		ann[AnnTemplate] = m.Template
-	}
-	if m.Origin != "" {
-		ann[AnnOrigin] = m.Origin
-	}
-	if len(ann) > 0 {
-		object.SetStrings(o.Map, ann, "metadata", "annotations")
+	setLabels(o.Map)
+	if m.Plan != "" || m.Source != "" || m.Template != "" || m.Origin != "" {
+		if t := object.EnsureMap(o.Map, "metadata", "annotations"); t != nil {
+			if m.Plan != "" {
+				t[AnnPlan], t[AnnPhase], t[AnnStep] = m.Plan, m.Phase, m.Step
+			}
+			setIf(t, AnnSource, m.Source)
+			setIf(t, AnnTemplate, m.Template)
+			setIf(t, AnnOrigin, m.Origin)
+		}
 	}
 	for _, pt := range podTemplates(o) {
-		object.SetStrings(pt, labels, "metadata", "labels")
+		setLabels(pt)
 		object.SetStrings(pt, map[string]string{AnnOperatorVersion: m.OperatorVersion}, "metadata", "annotations")
 	}
 	for _, t := range extraLabelTargets(o) {
-		object.SetStrings(t, labels, "metadata", "labels")
+		setLabels(t)
 	}
 	switch {
 	case scopes.ClusterScoped(o.Group(), o.Kind()):
@@ -77,6 +78,13 @@ func Object(o *object.Object, m Meta, scopes *Scopes) {
 		}
 	case m.Namespace != "":
 		o.SetString(m.Namespace, "metadata", "namespace")
+	}
+}
+
+// setIf sets t[k] to v unless v is empty.
+func setIf(t map[string]any, k, v string) {
+	if v != "" {
+		t[k] = v
 	}
 }
 

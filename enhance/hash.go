@@ -19,6 +19,9 @@ type dep struct{ kind, name string }
 // contributes zero bytes. Pod templates without dependencies get no
 // annotation.
 func DependenciesHash(objs []*object.Object) error {
+	if !slices.ContainsFunc(objs, func(o *object.Object) bool { return len(podTemplates(o)) > 0 }) {
+		return nil // no pod: nothing to index
+	}
 	index := map[string]*object.Object{}
 	for _, o := range objs {
 		if o.Group() == "" && (o.Kind() == "ConfigMap" || o.Kind() == "Secret") {
