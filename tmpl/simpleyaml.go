@@ -113,6 +113,7 @@ func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l
 type simpleParser struct {
 	lines []simpleLine
 	i     int
+	depth int // of nested collections, at most maxSimpleDepth
 	slab  *[]yaml.Node // nodes are allocated in chunks, shared by the documents of a text
 }
 
@@ -140,8 +141,16 @@ func (p *simpleParser) next() (simpleLine, bool) {
 	return p.lines[p.i], true
 }
 
+// maxSimpleDepth bounds the nesting parseSimple reads (go-yaml refuses
+// more than 10,000 levels; --max-yaml-depth applies after either).
+const maxSimpleDepth = 1000
+
 // mapping parses a block mapping whose keys are at indent.
 func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
+	if p.depth++; p.depth > maxSimpleDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
 	l, _ := p.next()
 	m := p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.n, Column: indent + 1})
 	for {
@@ -198,6 +207,10 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 
 // sequence parses a block sequence whose dashes are at indent.
 func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
+	if p.depth++; p.depth > maxSimpleDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
 	l, _ := p.next()
 	s := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.n, Column: indent + 1})
 	for {

@@ -70,12 +70,14 @@ func checkSimple(t *testing.T, text []byte) bool {
 	return true
 }
 
+type simpleCase struct {
+	reason string
+	text   string
+	accept bool
+}
+
 func TestParseSimple(t *testing.T) {
-	cases := []struct {
-		reason string
-		text   string
-		accept bool
-	}{
+	cases := []simpleCase{
 		{"a manifest", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - --port=80\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", false},
 		{"a manifest without =", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - run\n          - \"--port\"\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
 		{"documents, empty ones and blank lines", "\n---\na: 1\n\n---\n---\n\nb:\n  c: ~\n  d:\n  e: 'x y'\n\n", true},
@@ -95,6 +97,15 @@ func TestParseSimple(t *testing.T) {
 		{"trailing blanks", "a: 1 \n", false},
 		{"non-ASCII", "a: é\n", false},
 	}
+	deep := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%sk:\n", strings.Repeat(" ", i))
+		}
+		return b.String()
+	}
+	cases = append(cases, simpleCase{"nested 1,000 deep", deep(maxSimpleDepth), true},
+		simpleCase{"nested deeper than maxSimpleDepth", deep(maxSimpleDepth + 1), false})
 	for _, c := range cases {
 		t.Run(c.reason, func(t *testing.T) {
 			if got := checkSimple(t, []byte(c.text)); got != c.accept {
