@@ -39,14 +39,35 @@ func Sort(items []Item) {
 		keys[i] = key{it.Wave, ranks[gvks[i]], it.Obj.Namespace(), it.Obj.Name(), i}
 	}
 	slices.SortFunc(keys, func(a, b key) int {
-		return cmp.Or(cmp.Compare(a.wave, b.wave), cmp.Compare(a.rank, b.rank),
-			strings.Compare(a.ns, b.ns), strings.Compare(a.name, b.name), cmp.Compare(a.index, b.index))
+		// one comparison after another (cmp.Or would make them all)
+		switch {
+		case a.wave != b.wave:
+			return cmp.Compare(a.wave, b.wave)
+		case a.rank != b.rank:
+			return cmp.Compare(a.rank, b.rank)
+		case a.ns != b.ns:
+			return strings.Compare(a.ns, b.ns)
+		case a.name != b.name:
+			return strings.Compare(a.name, b.name)
+		}
+		return cmp.Compare(a.index, b.index)
 	})
-	sorted := make([]Item, len(items))
+	// Items are large: move each once, cycle by cycle, instead of through
+	// a sorted copy of the whole slice.
+	src := make([]int, len(keys)) // src[i]: the item that goes to i
 	for i, k := range keys {
-		sorted[i] = items[k.index]
+		src[i] = k.index
 	}
-	copy(items, sorted)
+	for i := range src {
+		if src[i] < 0 || src[i] == i {
+			continue
+		}
+		held, j := items[i], i
+		for src[j] != i {
+			items[j], src[j], j = items[src[j]], -1, src[j]
+		}
+		items[j], src[j] = held, -1
+	}
 }
 
 // gvkRanks numbers the distinct kinds in kustomize's legacy order; kinds

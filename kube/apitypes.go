@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 )
@@ -88,5 +87,8 @@ func kindType(apiVersion, kind string) typeID {
 }
 
 func compareKinds(a, b apiKind) int {
-	return cmp.Or(strings.Compare(a.apiVersion, b.apiVersion), strings.Compare(a.kind, b.kind))
+	if a.apiVersion != b.apiVersion {
+		return strings.Compare(a.apiVersion, b.apiVersion)
+	}
+	return strings.Compare(a.kind, b.kind)
 }
