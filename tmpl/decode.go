@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/kudo-render/kudo-render/internal/simpleyaml"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/limits"
 
@@ -54,13 +55,13 @@ func Decode(out *Output) ([]Doc, error) {
 // it used from it.
 func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *atomic.Int64) ([]Doc, error) {
 	// Text in the plain block style most templates render is parsed by
-	// parseSimple, several times faster than go-yaml, to the same nodes,
+	// simpleyaml, several times faster than go-yaml, to the same nodes,
 	// one document at a time; on any error go-yaml decodes it again, so
 	// errors read as they always have.
 	left := b.left
 	var docs []Doc
 	var used int64
-	simple := eachSimple(text, false, func(root *yaml.Node) bool {
+	simple := simpleyaml.Each(text, false, func(root *yaml.Node) bool {
 		doc, n, err := decodeRoot(out, root, offset, b, shared)
 		used += n
 		docs = append(docs, doc)

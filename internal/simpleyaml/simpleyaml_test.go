@@ -1,4 +1,4 @@
-package tmpl
+package simpleyaml
 
 import (
 	"bytes"
@@ -47,11 +47,11 @@ func sameNodes(a, b *yaml.Node, path string) string {
 	return ""
 }
 
-// checkSimple: when parseSimple accepts text, go-yaml parses it without
+// checkSimple: when Parse accepts text, go-yaml parses it without
 // error into the same nodes.
 func checkSimple(t *testing.T, text []byte) bool {
 	t.Helper()
-	got, ok := parseSimple(text)
+	got, ok := Parse(text)
 	if !ok {
 		return false
 	}
@@ -76,7 +76,7 @@ type simpleCase struct {
 	accept bool
 }
 
-func TestParseSimple(t *testing.T) {
+func TestParse(t *testing.T) {
 	cases := []simpleCase{
 		{"a manifest", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - --port=80\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", false},
 		{"a manifest without =", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - run\n          - \"--port\"\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
@@ -94,6 +94,11 @@ func TestParseSimple(t *testing.T) {
 		{"less indented than the root", "  a: 1\nb: 2\n", false},
 		{"a document end", "a: 1\n...\n", false},
 		{"escapes", "a: \"x\\ty\"\n", false},
+		{"punctuation inside quotes", "a: \"x, y: #z <b> & {c} [d] 'e' %f @g `h` |i >j *k !l ?m\"\nb: 'x \"y\" # z \\ w'\n", true},
+		{"a quote doubled inside single quotes", "a: 'it''s'\n", false},
+		{"an unterminated quote", "a: \"x\n", false},
+		{"a lone quote", "a: \"\n", false},
+		{"a comma in a plain scalar", "a: x, y\n", false},
 		{"trailing blanks", "a: 1 \n", false},
 		{"non-ASCII", "a: é\n", false},
 	}
@@ -115,12 +120,13 @@ func TestParseSimple(t *testing.T) {
 	}
 }
 
-// FuzzParseSimple: whatever parseSimple accepts, go-yaml parses to the
+// FuzzParse: whatever Parse accepts, go-yaml parses to the
 // same nodes.
-func FuzzParseSimple(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"a: 1\n", "a:\n- b\n- c: d\n  e: f\ng: h\n", "---\na:\n  b:\n    - 1\n    - x: y\n", "a: 'b'\nc: \"d\"\n",
 		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
+		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "- \"x: y\"\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -129,14 +135,14 @@ func FuzzParseSimple(f *testing.F) {
 	})
 }
 
-// TestParseSimpleGenerated: documents in the style templates render
+// TestParseGenerated: documents in the style templates render
 // (nested mappings, sequences indented or not, scalars of every type) are
 // accepted and parse to go-yaml's nodes.
-func TestParseSimpleGenerated(t *testing.T) {
+func TestParseGenerated(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2)) // fixed: the same documents every run
 	scalars := []string{"x", "web-1", "nginx:1.27", "1", "-1", "+2", "0x1F", "0o17", "012", "1_000", "1.5", "-.5", "1e3", ".inf", "-.Inf", ".nan",
 		"true", "False", "yes", "no", "on", "Off", "y", "N", "null", "~", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "a b  c", "(x)", "/path/to",
-		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1"}
+		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1", `"x, y: #z <b> & {c} [d]"`, `'a "b" \ c'`, `" "`}
 	keys := []string{"a", "name", "app.kubernetes.io/name", "1", "true", "null", "x", "k_2", "x.y", "z"}
 	var gen func(b *strings.Builder, indent, depth int)
 	gen = func(b *strings.Builder, indent, depth int) {
@@ -186,7 +192,7 @@ func TestParseSimpleGenerated(t *testing.T) {
 // TestPlainTag: plainTag's shortcut resolves as go-yaml does.
 func TestPlainTag(t *testing.T) {
 	for c := range 256 {
-		if !simpleByte[c] || c == ' ' || c == '\n' {
+		if !plainByte[c] || c == ' ' {
 			continue
 		}
 		for _, rest := range []string{"", "rue", "RUE", "alse", "ull", "ULL", "es", "o", "n", "ff", "1", ".5", "x", "2001-12-14", "0", "inf", "Inf"} {

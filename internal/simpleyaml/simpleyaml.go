@@ -1,4 +1,4 @@
-package tmpl
+package simpleyaml
 
 import (
 	"bytes"
@@ -7,32 +7,32 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// parseSimple parses the documents of text into the nodes go-yaml's
+// Parse parses the documents of text into the nodes go-yaml's
 // parser makes, when text is written in the plain block style templates
 // usually render: block mappings and sequences of one-line plain or quoted
 // scalars, one "key: value" or "- item" per line, documents separated by
 // "---" lines. It reports false for anything else (comments, flow style,
 // anchors, tags, block scalars, multi-line scalars, escapes, tabs,
 // non-ASCII text, a document that is not a mapping, any error), and go-yaml
-// decodes the text then; FuzzParseSimple checks that whatever it accepts,
+// decodes the text then; FuzzParse checks that whatever it accepts,
 // go-yaml parses to the same nodes. Only the documents with content are
 // returned (their root mappings), in order.
-func parseSimple(text []byte) ([]*yaml.Node, bool) {
+func Parse(text []byte) ([]*yaml.Node, bool) {
 	var roots []*yaml.Node
-	ok := eachSimple(text, true, func(root *yaml.Node) bool {
+	ok := Each(text, true, func(root *yaml.Node) bool {
 		roots = append(roots, root)
 		return true
 	})
 	return roots, ok
 }
 
-// eachSimple is parseSimple calling yield with each root as it is parsed:
+// Each is Parse calling yield with each root as it is parsed:
 // it stops, false, when yield returns false. Unless keep is set, the nodes
 // of a document are reused for the next one once yield returns.
-func eachSimple(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
+func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 	for _, c := range text {
-		if !simpleByte[c] {
-			return false
+		if (c < 0x20 || c > 0x7e) && c != '\n' {
+			return false // tabs, carriage returns, control bytes, non-ASCII
 		}
 	}
 	var doc []simpleLine
@@ -87,16 +87,16 @@ func eachSimple(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 	return flush()
 }
 
-// simpleByte are the bytes parseSimple reads: printable ASCII but for the
-// YAML indicators it does not handle.
-var simpleByte = func() (t [256]bool) {
+// plainByte are the bytes of the plain scalars Parse reads: letters,
+// digits and punctuation that means nothing to YAML inside a scalar.
+var plainByte = func() (t [256]bool) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = true
 	}
 	for c := 'a'; c <= 'z'; c++ {
 		t[c], t[c-'a'+'A'] = true, true
 	}
-	for _, c := range " \n-._/:+~\"'();" {
+	for _, c := range " -._/:+~();" {
 		t[c] = true
 	}
 	return t
@@ -141,7 +141,7 @@ func (p *simpleParser) next() (simpleLine, bool) {
 	return p.lines[p.i], true
 }
 
-// maxSimpleDepth bounds the nesting parseSimple reads (go-yaml refuses
+// maxSimpleDepth bounds the nesting Parse reads (go-yaml refuses
 // more than 10,000 levels; --max-yaml-depth applies after either).
 const maxSimpleDepth = 1000
 
@@ -289,7 +289,14 @@ func (p *simpleParser) simpleScalar(s string, line, col int) (*yaml.Node, bool) 
 	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
 	switch q := s[0]; q {
 	case '"', '\'':
-		if len(s) < 2 || s[len(s)-1] != q || bytes.IndexByte([]byte(s[1:len(s)-1]), q) >= 0 {
+		// Inside quotes any printable character is itself, but for the
+		// quote (doubled in single quotes) and the backslash (an escape in
+		// double quotes).
+		if len(s) < 2 || s[len(s)-1] != q {
+			return nil, false
+		}
+		inner := s[1 : len(s)-1]
+		if strings.IndexByte(inner, q) >= 0 || q == '"' && strings.IndexByte(inner, '\\') >= 0 {
 			return nil, false
 		}
 		n.Value, n.Tag, n.Style = s[1:len(s)-1], "!!str", yaml.DoubleQuotedStyle
@@ -325,9 +332,8 @@ func plainTag(n *yaml.Node) string {
 
 // simplePlain: s is a plain scalar that means itself on one line. It
 // starts with a letter, a digit, . / ~ ( or a sign before a digit or a
-// dot; it holds no quote, no colon before a blank or at the end, and no
-// " -" (which would read as a nested sequence nowhere, but keeps the rule
-// short).
+// dot; it holds only plainByte bytes (no quote, no #, no flow indicator),
+// and no colon before a blank or at the end.
 func simplePlain(s string) bool {
 	c := s[0]
 	switch {
@@ -337,10 +343,10 @@ func simplePlain(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"', '\'':
+		switch {
+		case !plainByte[s[i]]:
 			return false
-		case ':':
+		case s[i] == ':':
 			if i+1 == len(s) || s[i+1] == ' ' {
 				return false
 			}
