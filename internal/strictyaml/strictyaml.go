@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/simpleyaml"
+
 	"github.com/kudo-render/kudo-render/internal/lazy"
 
 	"go.yaml.in/yaml/v3"
@@ -39,6 +41,14 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 	if err := CheckValues(data, file); err != nil {
 		p.Add(file, 0, "", "%v", err)
 		return nil
+	}
+	// A file of one document in the plain block style is parsed by
+	// simpleyaml into the nodes go-yaml would make; go-yaml reads the rest
+	// (and reports any error).
+	if !bytes.HasPrefix(data, []byte("---")) && !bytes.Contains(data, []byte("\n---")) {
+		if roots, ok := simpleyaml.Parse(data); ok && len(roots) == 1 {
+			return roots[0]
+		}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

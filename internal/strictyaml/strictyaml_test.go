@@ -1,13 +1,15 @@
 package strictyaml
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kudo-render/kudo-render/limits"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/limits"
 )
 
 type testInner struct {
@@ -600,4 +602,43 @@ func TestSpellNulls(t *testing.T) {
 			t.Errorf("%q: reads back as %v, was %v", in, after, before)
 		}
 	}
+}
+
+// TestParseAsGoYAML: Parse returns go-yaml's root node, whether simpleyaml
+// or go-yaml parsed the file (one document or several, plain or not).
+func TestParseAsGoYAML(t *testing.T) {
+	for _, data := range []string{
+		"apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    description: \"x, y: z\"\n    default: \"1\"\n",
+		"a: 1\n---\nb: 2\n",
+		"---\na: 1\n",
+		"a: 1 # comment\nb: [x]\n",
+		"k: v\n",
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(data), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var p Problems
+		got := Parse("f.yaml", []byte(data), &p)
+		if got == nil || len(p.List) > 0 {
+			t.Fatalf("%q: %v", data, p.List)
+		}
+		if diff := cmp.Diff(nodeText(doc.Content[0]), nodeText(got)); diff != "" {
+			t.Errorf("%q: -go-yaml +Parse:\n%s", data, diff)
+		}
+	}
+}
+
+// nodeText lists a node tree, a node a line.
+func nodeText(root *yaml.Node) string {
+	var b strings.Builder
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		fmt.Fprintf(&b, "%d %v %s %q %v %d:%d\n", depth, n.Kind, n.Tag, n.Value, n.Style, n.Line, n.Column)
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(root, 0)
+	return b.String()
 }
