@@ -82,7 +82,7 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 		if indent < len(line) && line[len(line)-1] == ' ' {
 			return false // trailing blanks
 		}
-		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:])})
+		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: start <= len(text)})
 	}
 	return flush()
 }
@@ -106,6 +106,7 @@ var plainByte = func() (t [256]bool) {
 type simpleLine struct {
 	n, indent int
 	text      string
+	eol       bool // a line break ends it (the last line of a text may have none)
 }
 
 func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l.text[:2] == "- " }
@@ -183,6 +184,9 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 		for rest != "" && rest[0] == ' ' {
 			rest, col = rest[1:], col+1
 		}
+		if rest == "|" || rest == "|-" || rest == "|+" {
+			return p.literal(rest[1:], l.n, col, indent)
+		}
 		v, ok := p.simpleScalar(rest, l.n, col)
 		if !ok {
 			return nil, false
@@ -203,6 +207,48 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 		return p.sequence(indent)
 	}
 	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: col}), true
+}
+
+// literal parses a literal block scalar ("|", "|-" or "|+": chomp is
+// "", "-" or "+") whose indicator is at line:col, after a key at indent.
+// Its first line must hold text, and no line of only blanks may reach past
+// its indentation; anything else is left to go-yaml.
+func (p *simpleParser) literal(chomp string, line, col, indent int) (*yaml.Node, bool) {
+	if p.i == len(p.lines) || p.lines[p.i].text == "" || p.lines[p.i].indent <= indent {
+		return nil, false
+	}
+	ci := p.lines[p.i].indent // the content's indentation
+	var content []string
+	trailing := 0 // empty lines after the last line of text
+	last := p.i
+lines:
+	for ; p.i < len(p.lines); p.i++ {
+		switch l := p.lines[p.i]; {
+		case l.text == "" && l.indent > ci:
+			return nil, false
+		case l.text == "":
+			trailing++
+		case l.indent < ci:
+			break lines // the first line after the scalar
+		default:
+			for ; trailing > 0; trailing-- {
+				content = append(content, "")
+			}
+			content = append(content, strings.Repeat(" ", l.indent-ci)+l.text)
+			last = p.i
+		}
+	}
+	if !p.lines[last].eol || trailing > 0 && p.i == len(p.lines) && !p.lines[p.i-1].eol {
+		return nil, false // the text ends without a line break
+	}
+	v := strings.Join(content, "\n")
+	switch chomp {
+	case "":
+		v += "\n"
+	case "+":
+		v += strings.Repeat("\n", trailing+1)
+	}
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: v, Line: line, Column: col}), true
 }
 
 // sequence parses a block sequence whose dashes are at indent.

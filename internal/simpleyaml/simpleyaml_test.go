@@ -85,7 +85,15 @@ func TestParse(t *testing.T) {
 		{"a document that is not a mapping", "- a\n- b\n", false},
 		{"a comment", "a: 1 # one\n", false},
 		{"flow style", "a: {b: 1}\n", false},
-		{"a block scalar", "a: |\n  x\n", false},
+		{"a literal block scalar", "a: |\n  x\n", true},
+		{"literal block scalars: chomping, blank lines, deeper lines, comments inside", "a: |\n  #!/bin/sh\n\n    indented: {x} # y\n  end\n\n\nb: |-\n  s\n\nc: |+\n  k\n\n\nd:\n  e: |\n    f\n  g: 1\n", true},
+		{"a keep block scalar before a document end", "a: |+\n  k\n\n---\nb: 1\n", true},
+		{"a literal block scalar at the end without a line break", "a: |\n  x", false},
+		{"a folded block scalar", "a: >\n  x\n", false},
+		{"an indentation indicator", "a: |2\n  x\n", false},
+		{"a blank first line in a block scalar", "a: |\n\n  x\n", false},
+		{"a line of blanks deeper than a block scalar", "a: |\n  x\n     \n  y\n", false},
+		{"an empty block scalar", "a: |\nb: 1\n", false},
 		{"a continuation line", "a: b\n  c\n", false},
 		{"a tab", "a:\tb\n", false},
 		{"an anchor", "a: &x 1\n", false},
@@ -126,7 +134,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"a: 1\n", "a:\n- b\n- c: d\n  e: f\ng: h\n", "---\na:\n  b:\n    - 1\n    - x: y\n", "a: 'b'\nc: \"d\"\n",
 		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
-		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "- \"x: y\"\n",
+		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -172,6 +180,21 @@ func TestParseGenerated(t *testing.T) {
 					text = strings.TrimLeft(text, "\n")
 					b.WriteString(strings.Repeat(" ", seqIndent) + "- " + text[seqIndent+2:])
 				}
+			case c == 5 && r.IntN(2) == 0:
+				fmt.Fprintf(b, "%s%s: |%s\n", pad, key, []string{"", "-", "+"}[r.IntN(3)])
+				inner := strings.Repeat(" ", indent+1+r.IntN(3))
+				fmt.Fprintf(b, "%sfirst: line\n", inner)
+				for range r.IntN(4) {
+					switch r.IntN(4) {
+					case 0:
+						b.WriteString("\n")
+					case 1:
+						fmt.Fprintf(b, "%s  deeper # %s\n", inner, scalars[r.IntN(len(scalars))])
+					default:
+						fmt.Fprintf(b, "%s%s: {x} [y]\n", inner, scalars[r.IntN(len(scalars))])
+					}
+				}
+				fmt.Fprintf(b, "%send\n", inner)
 			default:
 				fmt.Fprintf(b, "%s%s:\n", pad, key)
 			}
