@@ -114,7 +114,7 @@ func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l
 type simpleParser struct {
 	lines []simpleLine
 	i     int
-	depth int // of nested collections, at most maxSimpleDepth
+	depth int          // of nested collections, at most maxSimpleDepth
 	slab  *[]yaml.Node // nodes are allocated in chunks, shared by the documents of a text
 }
 
