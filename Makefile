@@ -28,6 +28,8 @@ test: vet unit race fuzz
 
 vet:
 	$(GO) vet ./...
+	@out=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt -w needed on:"; echo "$$out"; exit 1; fi
 
 unit:
 	$(GO) test -count=1 ./...
