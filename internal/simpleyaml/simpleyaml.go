@@ -37,24 +37,22 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 	}
 	var doc []simpleLine
 	var slab []yaml.Node
+	var blanks simpleBlanks // blank lines not yet followed by a line of text
 	flush := func() bool {
 		if !keep {
 			slab = slab[:0]
 		}
-		p := &simpleParser{lines: doc, slab: &slab}
-		if p.skipBlank(); p.i == len(p.lines) {
+		p := &simpleParser{lines: doc, slab: &slab, tail: blanks}
+		if len(p.lines) == 0 {
 			return true // an empty document
 		}
-		first := p.lines[p.i]
+		first := p.lines[0]
 		if first.isItem() {
 			return false
 		}
 		root, ok := p.mapping(first.indent)
-		if !ok {
-			return false
-		}
-		if p.skipBlank(); p.i != len(p.lines) {
-			return false // less indented than the first line
+		if !ok || p.i != len(p.lines) {
+			return false // a line less indented than the first
 		}
 		return yield(root)
 	}
@@ -70,7 +68,7 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 			if !flush() {
 				return false
 			}
-			doc = doc[:0]
+			doc, blanks = doc[:0], simpleBlanks{}
 			continue
 		case bytes.HasPrefix(line, []byte("---")), bytes.HasPrefix(line, []byte("...")):
 			return false
@@ -79,10 +77,16 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
 		}
-		if indent < len(line) && line[len(line)-1] == ' ' {
+		eol := start <= len(text)
+		if indent == len(line) { // a blank line: counted, not kept
+			blanks.n, blanks.deepest, blanks.eol = blanks.n+1, max(blanks.deepest, indent), eol
+			continue
+		}
+		if line[len(line)-1] == ' ' {
 			return false // trailing blanks
 		}
-		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: start <= len(text)})
+		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: eol, before: blanks})
+		blanks = simpleBlanks{}
 	}
 	return flush()
 }
@@ -106,7 +110,16 @@ var plainByte = func() (t [256]bool) {
 type simpleLine struct {
 	n, indent int
 	text      string
-	eol       bool // a line break ends it (the last line of a text may have none)
+	eol       bool         // a line break ends it (the last line of a text may have none)
+	before    simpleBlanks // the blank lines just before it
+}
+
+// simpleBlanks are consecutive blank lines (empty or of spaces only): how
+// many, the most spaces one holds, and whether the last ends with a line
+// break. Only literal block scalars read them.
+type simpleBlanks struct {
+	n, deepest int
+	eol        bool
 }
 
 func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l.text[:2] == "- " }
@@ -116,6 +129,7 @@ type simpleParser struct {
 	i     int
 	depth int          // of nested collections, at most maxSimpleDepth
 	slab  *[]yaml.Node // nodes are allocated in chunks, shared by the documents of a text
+	tail  simpleBlanks // the blank lines after the document's last line
 }
 
 // node returns a new node: the next of the slab.
@@ -127,15 +141,8 @@ func (p *simpleParser) node(n yaml.Node) *yaml.Node {
 	return &(*p.slab)[len(*p.slab)-1]
 }
 
-func (p *simpleParser) skipBlank() {
-	for p.i < len(p.lines) && p.lines[p.i].text == "" {
-		p.i++
-	}
-}
-
 // next is the next line with content, if any.
 func (p *simpleParser) next() (simpleLine, bool) {
-	p.skipBlank()
 	if p.i == len(p.lines) {
 		return simpleLine{}, false
 	}
@@ -214,32 +221,28 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 // Its first line must hold text, and no line of only blanks may reach past
 // its indentation; anything else is left to go-yaml.
 func (p *simpleParser) literal(chomp string, line, col, indent int) (*yaml.Node, bool) {
-	if p.i == len(p.lines) || p.lines[p.i].text == "" || p.lines[p.i].indent <= indent {
+	if p.i == len(p.lines) || p.lines[p.i].before.n > 0 || p.lines[p.i].indent <= indent {
 		return nil, false
 	}
 	ci := p.lines[p.i].indent // the content's indentation
 	var content []string
-	trailing := 0 // empty lines after the last line of text
-	last := p.i
-lines:
-	for ; p.i < len(p.lines); p.i++ {
-		switch l := p.lines[p.i]; {
-		case l.text == "" && l.indent > ci:
+	for ; p.i < len(p.lines) && p.lines[p.i].indent >= ci; p.i++ {
+		l := p.lines[p.i]
+		if l.before.deepest > ci {
 			return nil, false
-		case l.text == "":
-			trailing++
-		case l.indent < ci:
-			break lines // the first line after the scalar
-		default:
-			for ; trailing > 0; trailing-- {
-				content = append(content, "")
-			}
-			content = append(content, strings.Repeat(" ", l.indent-ci)+l.text)
-			last = p.i
 		}
+		for range l.before.n {
+			content = append(content, "")
+		}
+		content = append(content, strings.Repeat(" ", l.indent-ci)+l.text)
 	}
-	if !p.lines[last].eol || trailing > 0 && p.i == len(p.lines) && !p.lines[p.i-1].eol {
-		return nil, false // the text ends without a line break
+	after := p.tail // the blank lines after the scalar: before the next line, or at the end
+	if p.i < len(p.lines) {
+		after = p.lines[p.i].before
+	}
+	trailing := after.n
+	if after.deepest > ci || !p.lines[p.i-1].eol || p.i == len(p.lines) && trailing > 0 && !after.eol {
+		return nil, false // a line of blanks that is text, or a text ending without a line break
 	}
 	v := strings.Join(content, "\n")
 	switch chomp {
