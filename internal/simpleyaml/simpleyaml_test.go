@@ -226,3 +226,34 @@ func TestPlainTag(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParse compares Each with go-yaml on rendered manifests and on
+// shapes that cost a line-based parser most (blank lines, one large
+// mapping, a long sequence of mappings).
+func BenchmarkParse(b *testing.B) {
+	inputs := []struct{ name, text string }{
+		{"manifests", strings.Repeat("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels:\n    app: y\ndata:\n  k: \"v, w\"\n  s: |\n    line one\n    line two\n", 2_000)},
+		{"blank-lines", "a:\n" + strings.Repeat("\n", 100_000) + "  b: 1\n"},
+		{"one-mapping", strings.Repeat("key: value\n", 50_000)},
+		{"sequence-of-mappings", "a:\n" + strings.Repeat("- b: 1\n  c: 2\n", 25_000)},
+	}
+	for _, in := range inputs {
+		text := []byte(in.text)
+		b.Run(in.name+"/simpleyaml", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if !Each(text, false, func(*yaml.Node) bool { return true }) {
+					b.Fatal("refused")
+				}
+			}
+		})
+		b.Run(in.name+"/go-yaml", func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := goYAMLRoots(text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
