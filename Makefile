@@ -10,7 +10,7 @@ FUZZTIME ?= 2000x
 
 # Packages that run work on several goroutines: make test runs their tests
 # under the race detector too.
-RACE_PKGS := ./tmpl/... ./engine/... ./object/... ./kube/... ./internal/par/... ./fn/... ./config/... ./output/... ./digest/... ./enhance/... ./refs/...
+RACE_PKGS := ./cmd/... ./tmpl/... ./engine/... ./object/... ./kube/... ./internal/par/... ./fn/... ./config/... ./output/... ./digest/... ./enhance/... ./refs/...
 
 .PHONY: all build demo test unit race vet fuzz bench bench-compare clean
 

@@ -363,11 +363,24 @@ type common struct {
 }
 
 func renderRequest(req Request) rendered {
+	// The marker digests the whole package (JSON of the model): it is
+	// worked out on another core while the request renders, which only
+	// reads the package. A render error still wins over a marker error.
+	type markerResult struct {
+		marker string
+		err    error
+	}
+	mc := make(chan markerResult, 1)
+	go func() {
+		m, err := Marker(req)
+		mc <- markerResult{m, err}
+	}()
 	in, err := renderOne(req)
+	mr := <-mc
 	if err != nil {
 		return rendered{err: err}
 	}
-	marker, err := Marker(req)
+	marker, err := mr.marker, mr.err
 	if err != nil {
 		return rendered{err: err}
 	}
