@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/suggest"
-
-	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
 )
 

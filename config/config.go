@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/argocd"
@@ -22,6 +20,7 @@ import (
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/location"

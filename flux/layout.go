@@ -8,11 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/output"
 )

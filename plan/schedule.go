@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/params"
 )
 

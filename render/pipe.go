@@ -10,9 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/object"
 )
 

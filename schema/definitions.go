@@ -12,11 +12,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
 )
 

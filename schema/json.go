@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"github.com/kudo-render/kudo-render/params"
 )
 

@@ -11,7 +11,6 @@ import (
 	"text/template/parse"
 
 	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"github.com/kudo-render/kudo-render/limits"
 )
 

@@ -3,9 +3,8 @@ package verify
 import (
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // pipeKeyRE is KUDO's rule for pipe keys.

@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-	"github.com/kudo-render/kudo-render/schema"
-
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/params"
+	"github.com/kudo-render/kudo-render/schema"
 	"github.com/kudo-render/kudo-render/tmpl"
 )
 

@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/tmpl"
 )
 

@@ -10,13 +10,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/simpleyaml"
-
-	"github.com/kudo-render/kudo-render/internal/lazy"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/internal/simpleyaml"
 	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/limits"
 )
