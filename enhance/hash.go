@@ -19,20 +19,15 @@ type dep struct{ kind, name string }
 // contributes zero bytes. Pod templates without dependencies get no
 // annotation.
 func DependenciesHash(objs []*object.Object) error {
-	if !slices.ContainsFunc(objs, func(o *object.Object) bool { return len(podTemplates(o)) > 0 }) {
-		return nil // no pod: nothing to index
-	}
-	index := map[string]*object.Object{}
-	for _, o := range objs {
-		if o.Group() == "" && (o.Kind() == "ConfigMap" || o.Kind() == "Secret") {
-			index[o.Kind()+"/"+o.Namespace()+"/"+o.Name()] = o
-		}
-	}
+	var index map[string]*object.Object // built when a pod first needs it
 	for _, o := range objs {
 		for _, pt := range podTemplates(o) {
 			deps := podDependencies(pt)
 			if len(deps) == 0 {
 				continue
+			}
+			if index == nil {
+				index = dependencyIndex(objs)
 			}
 			outer := md5.New()
 			for _, d := range deps {
@@ -52,6 +47,18 @@ func DependenciesHash(objs []*object.Object) error {
 		}
 	}
 	return nil
+}
+
+// dependencyIndex indexes the ConfigMaps and Secrets of objs by kind,
+// namespace and name (the last of a name wins).
+func dependencyIndex(objs []*object.Object) map[string]*object.Object {
+	index := map[string]*object.Object{}
+	for _, o := range objs {
+		if o.Group() == "" && (o.Kind() == "ConfigMap" || o.Kind() == "Secret") {
+			index[o.Kind()+"/"+o.Namespace()+"/"+o.Name()] = o
+		}
+	}
+	return index
 }
 
 // hashView is the part of a ConfigMap or Secret that matters to pods: all
