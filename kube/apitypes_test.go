@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/object"
 )
 
 // TestAPITypes: types_gen.go is the table of the Go types of k8s.io/api
@@ -286,7 +287,8 @@ func TestAPITypesTypeAsGoTypes(t *testing.T) {
 		walk(goType, nil)
 
 		obj := sampleValue(goType, map[reflect.Type]bool{})
-		want, got := deepCopy(obj), deepCopy(obj)
+		sample := object.New(obj.(map[string]any))
+		want, got := sample.DeepCopy().Map, sample.DeepCopy().Map
 		var wantRemoved, gotRemoved []string
 		reflectPrune(want, goType, nil, &wantRemoved)
 		prune(got, id, nil, &gotRemoved)
@@ -350,24 +352,6 @@ func sampleValue(rt reflect.Type, seen map[reflect.Type]bool) any {
 		return map[string]any{"zzAnything": "x"}
 	}
 	return "x"
-}
-
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = deepCopy(x)
-		}
-		return m
-	case []any:
-		l := make([]any, len(v))
-		for i, x := range v {
-			l[i] = deepCopy(x)
-		}
-		return l
-	}
-	return v
 }
 
 // reflectFieldKind is goFieldKind on the Go types, as kudo-render typed
