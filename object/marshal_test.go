@@ -10,6 +10,20 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// sigsDiff says how marshal(v) differs from sigs.k8s.io/yaml.Marshal(v),
+// in its bytes or in failing; "" when they agree.
+func sigsDiff(v any) string {
+	want, werr := yaml.Marshal(v)
+	got, gerr := marshal(v)
+	if (werr != nil) != (gerr != nil) {
+		return fmt.Sprintf("errors differ: sigs.k8s.io/yaml %v, marshal %v", werr, gerr)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		return "-sigs.k8s.io/yaml +marshal:\n" + diff
+	}
+	return ""
+}
+
 // TestMarshalAsSigsYAML: Marshal gives the very bytes of
 // sigs.k8s.io/yaml.Marshal, which kudo-render used before (and which
 // kubectl and Argo CD read).
@@ -33,13 +47,8 @@ func TestMarshalAsSigsYAML(t *testing.T) {
 	}
 	for name, v := range cases {
 		t.Run(name, func(t *testing.T) {
-			want, werr := yaml.Marshal(v)
-			got, gerr := marshal(v)
-			if (werr != nil) != (gerr != nil) {
-				t.Fatalf("errors differ: want %v, got %v", werr, gerr)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("-sigs.k8s.io/yaml +object.marshal:\n%s", diff)
+			if d := sigsDiff(v); d != "" {
+				t.Error(d)
 			}
 		})
 	}
@@ -56,13 +65,8 @@ func FuzzMarshalAsSigsYAML(f *testing.F) {
 	f.Add("a\xff", "\x00", 1e21, int64(1)<<62, true)
 	f.Fuzz(func(t *testing.T, k, s string, fl float64, i int64, b bool) {
 		v := map[string]any{k: s, "f": fl, "i": i, "b": b, "l": []any{s, fl, map[string]any{k: i}}}
-		want, werr := yaml.Marshal(v)
-		got, gerr := marshal(v)
-		if (werr != nil) != (gerr != nil) {
-			t.Fatalf("errors differ: want %v, got %v", werr, gerr)
-		}
-		if string(want) != string(got) {
-			t.Fatalf("-sigs +ours:\n%s", cmp.Diff(string(want), string(got)))
+		if d := sigsDiff(v); d != "" {
+			t.Fatal(d)
 		}
 	})
 }
@@ -77,10 +81,8 @@ func TestMarshalLongKeys(t *testing.T) {
 		strings.Repeat("\x01", 170) + "ab", strings.Repeat("\x01", 170) + "abc", strings.Repeat("\xff", 1023), strings.Repeat("\xff", 170) + "ab", strings.Repeat("\xff", 170) + "abc",
 	} {
 		v := map[string]any{"x": []any{map[string]any{k: 1}}}
-		want, werr := yaml.Marshal(v)
-		got, gerr := marshal(v)
-		if (werr != nil) != (gerr != nil) || string(want) != string(got) {
-			t.Errorf("key of %d bytes: sigs.k8s.io/yaml gives %q, %v; marshal gives %q, %v", len(k), want, werr, got, gerr)
+		if d := sigsDiff(v); d != "" {
+			t.Errorf("key of %d bytes: %s", len(k), d)
 		}
 	}
 }
@@ -96,10 +98,8 @@ func TestMarshalNEL(t *testing.T) {
 		"\u0085---\u0085", "\u0085----", "a\u0085\u0085--- ", "x\u2028\u0085y",
 	} {
 		for _, v := range []any{s, map[string]any{"k": s}, map[string]any{s: 1}, []any{s}} {
-			want, werr := yaml.Marshal(v)
-			got, gerr := marshal(v)
-			if (werr != nil) != (gerr != nil) || string(want) != string(got) {
-				t.Errorf("%q: sigs.k8s.io/yaml gives %q, %v; marshal gives %q, %v", v, want, werr, got, gerr)
+			if d := sigsDiff(v); d != "" {
+				t.Errorf("%q: %s", v, d)
 			}
 		}
 	}
