@@ -5,19 +5,23 @@
 //
 // It reads block mappings and block sequences of one-line scalars: plain
 // scalars of letters, digits and a few punctuation marks, and single- or
-// double-quoted scalars without escapes; "key: value" and "- item" lines;
-// documents separated by "---" lines; blank lines. Comments, flow style,
-// anchors, aliases, tags, block scalars, multi-line scalars, escapes, tabs,
-// carriage returns, non-ASCII text, keys longer than 512 characters,
-// nesting deeper than 1,000 levels, a document that is not a mapping and
-// any error make [Parse] and [Each] report false: the caller then decodes
-// the text with go-yaml, which reports errors as it always has.
+// double-quoted scalars holding any printable character but their quote
+// (and, in double quotes, the backslash of an escape); literal block
+// scalars (|, |- and |+) of any text; "key: value" and "- item" lines;
+// documents separated by "---" lines; blank lines. Comments outside block
+// scalars, flow style, anchors, aliases, tags, folded block scalars,
+// multi-line plain or quoted scalars, escapes, tabs, carriage returns,
+// non-ASCII text, keys longer than 512 characters, nesting deeper than
+// 1,000 levels, a document that is not a mapping and any error make
+// [Parse] and [Each] report false: the caller then decodes the text with
+// go-yaml, which reports errors as it always has.
 //
-// Memory: Parse keeps an entry (about 48 bytes) for each line of the
-// document it is reading, and the nodes of the documents it returns. Its
-// callers bound the text first, as they do for go-yaml: strictyaml's
-// CheckValues and CheckStream count every line break as values, so a
-// document has at most half of --max-yaml-values lines.
+// Memory: Parse keeps an entry (64 bytes) for each line with text of the
+// document it is reading (blank lines are only counted), and the nodes of
+// the documents it returns. Its callers bound the text first, as they do
+// for go-yaml: strictyaml's CheckValues and CheckStream count every line
+// break as values, so a document has at most half of --max-yaml-values
+// lines.
 //
 // FuzzParse checks that whatever Parse accepts, go-yaml parses without
 // error into the same nodes; TestParseGenerated does the same for 2,000

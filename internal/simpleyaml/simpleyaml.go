@@ -7,16 +7,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Parse parses the documents of text into the nodes go-yaml's
-// parser makes, when text is written in the plain block style templates
-// usually render: block mappings and sequences of one-line plain or quoted
-// scalars, one "key: value" or "- item" per line, documents separated by
-// "---" lines. It reports false for anything else (comments, flow style,
-// anchors, tags, block scalars, multi-line scalars, escapes, tabs,
-// non-ASCII text, a document that is not a mapping, any error), and go-yaml
-// decodes the text then; FuzzParse checks that whatever it accepts,
-// go-yaml parses to the same nodes. Only the documents with content are
-// returned (their root mappings), in order.
+// Parse parses the documents of text into the nodes go-yaml's parser makes,
+// when text is in the style the package documentation describes, and
+// reports false for anything else (go-yaml decodes the text then). Only the
+// documents with content are returned (their root mappings), in order.
 func Parse(text []byte) ([]*yaml.Node, bool) {
 	var roots []*yaml.Node
 	ok := Each(text, true, func(root *yaml.Node) bool {
