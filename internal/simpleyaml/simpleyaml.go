@@ -3,6 +3,7 @@ package simpleyaml
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -24,10 +25,8 @@ func Parse(text []byte) ([]*yaml.Node, bool) {
 // it stops, false, when yield returns false. Unless keep is set, the nodes
 // of a document are reused for the next one once yield returns.
 func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
-	for _, c := range text {
-		if (c < 0x20 || c > 0x7e) && c != '\n' {
-			return false // tabs, carriage returns, control bytes, non-ASCII
-		}
+	if !printable(text) {
+		return false
 	}
 	var doc []simpleLine
 	var slab []yaml.Node
@@ -85,8 +84,40 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 	return flush()
 }
 
+// printable reports whether text holds only line feeds and characters
+// that both go-yaml's reader and its scanner take as printable and not as
+// a line break: printable ASCII and, in UTF-8, U+00A0 to U+FFFD but for
+// the surrogates, the line and paragraph separators (U+2028, U+2029: line
+// breaks to YAML) and the byte order mark (U+FEFF). Tabs, carriage
+// returns, control characters, NEL (U+0085), characters beyond U+FFFF and
+// invalid UTF-8 are refused.
+func printable(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c > 0x7e) && c != '\n' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false // invalid UTF-8
+		}
+		if r < 0xa0 || r > 0xfffd || r >= 0xd800 && r <= 0xdfff || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
 // plainByte are the bytes of the plain scalars Parse reads: letters,
-// digits and punctuation that means nothing to YAML inside a scalar.
+// digits, the space, the ASCII punctuation but # and the bytes of the
+// non-ASCII characters [printable] allows. Inside a plain scalar
+// of the block style, past its first character, only " #" and ": " mean
+// something to YAML (the flow indicators , [ ] { } only in flow style).
 var plainByte = func() (t [256]bool) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = true
@@ -94,8 +125,11 @@ var plainByte = func() (t [256]bool) {
 	for c := 'a'; c <= 'z'; c++ {
 		t[c], t[c-'a'+'A'] = true, true
 	}
-	for _, c := range " -._/:+~();" {
+	for _, c := range " -._/:+~();@<>=,!%?*&$^|\\'\"[]{}`" {
 		t[c] = true
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = true // the bytes of the UTF-8 characters printable allows
 	}
 	return t
 }()
@@ -326,23 +360,16 @@ func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '/'
 }
 
-// simpleScalar is a one-line scalar: quoted without escapes or quotes
-// inside, or plain.
+// simpleScalar is a one-line scalar: quoted (see unquote), or plain.
 func (p *simpleParser) simpleScalar(s string, line, col int) (*yaml.Node, bool) {
 	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
 	switch q := s[0]; q {
 	case '"', '\'':
-		// Inside quotes any printable character is itself, but for the
-		// quote (doubled in single quotes) and the backslash (an escape in
-		// double quotes).
-		if len(s) < 2 || s[len(s)-1] != q {
+		v, ok := unquote(s)
+		if !ok {
 			return nil, false
 		}
-		inner := s[1 : len(s)-1]
-		if strings.IndexByte(inner, q) >= 0 || q == '"' && strings.IndexByte(inner, '\\') >= 0 {
-			return nil, false
-		}
-		n.Value, n.Tag, n.Style = s[1:len(s)-1], "!!str", yaml.DoubleQuotedStyle
+		n.Value, n.Tag, n.Style = v, "!!str", yaml.DoubleQuotedStyle
 		if q == '\'' {
 			n.Style = yaml.SingleQuotedStyle
 		}
@@ -354,6 +381,65 @@ func (p *simpleParser) simpleScalar(s string, line, col int) (*yaml.Node, bool) 
 	n.Value = s
 	n.Tag = plainTag(n)
 	return n, true
+}
+
+// unquote is the value of the quoted scalar s, which must end with its
+// closing quote. Inside quotes any printable character is itself, but for
+// the quote, which single quotes write twice, and the backslash, which
+// starts an escape in double quotes: unquote reads the one-character
+// escapes of ASCII characters (\n, \t, \", \\, ...) and leaves any other
+// (\x, \u, \N, ...) to go-yaml.
+func unquote(s string) (string, bool) {
+	q := s[0]
+	if len(s) < 2 || s[len(s)-1] != q {
+		return "", false
+	}
+	inner := s[1 : len(s)-1]
+	special := byte('\\')
+	if q == '\'' {
+		special = '\''
+	}
+	i := strings.IndexByte(inner, special)
+	if q == '"' && strings.IndexByte(inner, '"') >= 0 && i < 0 {
+		return "", false // an unescaped quote ends the scalar early
+	}
+	if i < 0 {
+		return inner, true
+	}
+	b := make([]byte, 0, len(inner))
+	for i := 0; i < len(inner); i++ {
+		c := inner[i]
+		switch {
+		case c == q && q == '"':
+			return "", false
+		case c != special:
+			b = append(b, c)
+			continue
+		case i+1 == len(inner):
+			return "", false // the closing quote is escaped
+		}
+		i++
+		if q == '\'' {
+			if inner[i] != '\'' {
+				return "", false
+			}
+			b = append(b, '\'')
+			continue
+		}
+		e, ok := escapes[inner[i]]
+		if !ok {
+			return "", false
+		}
+		b = append(b, e)
+	}
+	return string(b), true
+}
+
+// escapes are the one-character escapes of double-quoted scalars whose
+// value is an ASCII character, as go-yaml reads them.
+var escapes = map[byte]byte{
+	'0': 0, 'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v', 'f': '\f',
+	'r': '\r', 'e': 0x1b, ' ': ' ', '"': '"', '\'': '\'', '\\': '\\',
 }
 
 // plainTag is the tag go-yaml resolves for the plain scalar n. go-yaml
@@ -374,16 +460,19 @@ func plainTag(n *yaml.Node) string {
 }
 
 // simplePlain: s is a plain scalar that means itself on one line. It
-// starts with a letter, a digit, . / ~ ( or a sign before a digit or a
-// dot; it holds only plainByte bytes (no quote, no #, no flow indicator),
-// and no colon before a blank or at the end.
+// starts with a letter, a digit, a non-ASCII character, . / ~ ( < or a
+// sign before a digit or a dot; it holds only plainByte bytes (no #, no tab, no control
+// character), and no colon before a blank or at the end.
 func simplePlain(s string) bool {
 	c := s[0]
 	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '/', c == '~', c == '(':
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '/', c == '~', c == '(', c == '<', c >= utf8.RuneSelf:
 	case (c == '-' || c == '+') && len(s) > 1 && (s[1] >= '0' && s[1] <= '9' || s[1] == '.'):
 	default:
 		return false
+	}
+	if strings.HasPrefix(s, "<<") {
+		return false // go-yaml tags it !!merge
 	}
 	for i := 0; i < len(s); i++ {
 		switch {

@@ -101,14 +101,29 @@ func TestParse(t *testing.T) {
 		{"an item after a value", "a: 1\n- b\n", false},
 		{"less indented than the root", "  a: 1\nb: 2\n", false},
 		{"a document end", "a: 1\n...\n", false},
-		{"escapes", "a: \"x\\ty\"\n", false},
+		{"escapes of ASCII characters", "a: \"x\\ty\\n\\\"z\\\\ \\' \\0\\e\"\n", true},
+		{"a slash escape, which go-yaml does not know", "a: \"x\\/y\"\n", false},
+		{"a Unicode escape", "a: \"\\u00e9\"\n", false},
+		{"an escaped closing quote", "a: \"x\\\"\n", false},
+		{"a quote inside double quotes", "a: \"x\"y\"\n", false},
 		{"punctuation inside quotes", "a: \"x, y: #z <b> & {c} [d] 'e' %f @g `h` |i >j *k !l ?m\"\nb: 'x \"y\" # z \\ w'\n", true},
-		{"a quote doubled inside single quotes", "a: 'it''s'\n", false},
+		{"a quote doubled inside single quotes", "a: 'it''s'\n", true},
+		{"a lone quote inside single quotes", "a: 'it's'\n", false},
 		{"an unterminated quote", "a: \"x\n", false},
 		{"a lone quote", "a: \"\n", false},
-		{"a comma in a plain scalar", "a: x, y\n", false},
+		{"punctuation in a plain scalar", "a: x, [y] {z} ?w !v &u *t %s |r >q `p @o 'n' \"m\" \\l =k\nb: <a.b@c.d>\n", true},
+		{"a merge key as a value", "a: <<\n", false},
+		{"a comment after a plain scalar", "a: x #y\n", false},
 		{"trailing blanks", "a: 1 \n", false},
-		{"non-ASCII", "a: é\n", false},
+		{"non-ASCII text", "a: café ü\nb: \"日本 x\"\nc: 'ñ'\nd: |\n  the broker’s\n", true},
+		{"non-ASCII first", "a: é\n- b\n", false},
+		{"a non-ASCII scalar", "a: é\nb: \u00a0x\n", true},
+		{"a non-ASCII key", "é: a\n", false},
+		{"a character beyond U+FFFF", "a: \"x😀\"\n", false},
+		{"a line separator", "a: x\u2028y\n", false},
+		{"NEL", "a: x\u0085y\n", false},
+		{"a byte order mark", "a: x\ufeffy\n", false},
+		{"invalid UTF-8", "a: x\xffy\n", false},
 	}
 	deep := func(n int) string {
 		var b strings.Builder
@@ -134,7 +149,8 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"a: 1\n", "a:\n- b\n- c: d\n  e: f\ng: h\n", "---\na:\n  b:\n    - 1\n    - x: y\n", "a: 'b'\nc: \"d\"\n",
 		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
-		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
+		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "a: \"x\\ny\\t\\\"z\\\\\\'\\0\\e\"\n", "a: \"\\/\"\n", "a: 'it''s'\n", "a: \"x\\\"\n",
+		"a: \"\\u00e9\\x41\"\n", "email: a.b@c.com\n", "email: <a@b.c>\n", "a: x, [y] {z} ?w !v &u *t %s |r >q `p\n", "a: <<\n", "a: b 'c' \"d\"\n", "a: caf\u00e9\nb: \"\u65e5\"\nc: |\n  \u2019\n", "a: x\u2028y\n", "a: '\U0001F600'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -150,7 +166,8 @@ func TestParseGenerated(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2)) // fixed: the same documents every run
 	scalars := []string{"x", "web-1", "nginx:1.27", "1", "-1", "+2", "0x1F", "0o17", "012", "1_000", "1.5", "-.5", "1e3", ".inf", "-.Inf", ".nan",
 		"true", "False", "yes", "no", "on", "Off", "y", "N", "null", "~", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "a b  c", "(x)", "/path/to",
-		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1", `"x, y: #z <b> & {c} [d]"`, `'a "b" \ c'`, `" "`}
+		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1", `"x, y: #z <b> & {c} [d]"`, `'a "b" \ c'`, `" "`,
+		`"line\none\ttab \"q\" \\"`, `'it''s'`, "me@example.com", "<me@example.com>", "x, y", "a=b", "50%", "k8s.io/x[0]"}
 	keys := []string{"a", "name", "app.kubernetes.io/name", "1", "true", "null", "x", "k_2", "x.y", "z"}
 	var gen func(b *strings.Builder, indent, depth int)
 	gen = func(b *strings.Builder, indent, depth int) {
