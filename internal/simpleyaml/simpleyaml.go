@@ -35,13 +35,13 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 		if !keep {
 			slab = slab[:0]
 		}
-		p := &simpleParser{lines: doc, slab: &slab, tail: blanks}
+		p := &simpleParser{text: text, lines: doc, slab: &slab, tail: blanks}
 		if len(p.lines) == 0 {
 			return true // an empty document
 		}
-		first := p.lines[0]
-		if first.isItem() {
-			return false
+		first, ok := p.next()
+		if !ok || first.isItem() {
+			return false // a document of comments, or a sequence
 		}
 		root, ok := p.mapping(first.indent)
 		if !ok || p.i != len(p.lines) {
@@ -54,6 +54,7 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 		if end < 0 {
 			end = len(text) - start
 		}
+		from := start
 		line := text[start : start+end]
 		start += end + 1
 		switch {
@@ -72,30 +73,32 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 		}
 		eol := start <= len(text)
 		if indent == len(line) { // a blank line: counted, not kept
-			blanks.n, blanks.deepest, blanks.eol = blanks.n+1, max(blanks.deepest, indent), eol
+			if blanks.n == 0 {
+				blanks.from = from
+			}
+			blanks.n, blanks.deepest, blanks.eol, blanks.to = blanks.n+1, max(blanks.deepest, indent), eol, from+len(line)
 			continue
 		}
-		if line[len(line)-1] == ' ' {
-			return false // trailing blanks
-		}
-		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: eol, before: blanks})
+		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: eol, before: blanks, comment: line[indent] == '#'})
 		blanks = simpleBlanks{}
 	}
 	return flush()
 }
 
-// printable reports whether text holds only line feeds and characters
-// that both go-yaml's reader and its scanner take as printable and not as
-// a line break: printable ASCII and, in UTF-8, U+00A0 to U+FFFD but for
-// the surrogates, the line and paragraph separators (U+2028, U+2029: line
-// breaks to YAML) and the byte order mark (U+FEFF). Tabs, carriage
-// returns, control characters, NEL (U+0085), characters beyond U+FFFF and
-// invalid UTF-8 are refused.
+// printable reports whether text holds only line feeds, tabs and
+// characters that both go-yaml's reader and its scanner take as printable
+// and not as a line break: printable ASCII and, in UTF-8, U+00A0 to U+FFFD
+// but for the surrogates, the line and paragraph separators (U+2028,
+// U+2029: line breaks to YAML) and the byte order mark (U+FEFF). Carriage
+// returns, other control characters, NEL (U+0085), characters beyond
+// U+FFFF and invalid UTF-8 are refused. Tabs are text only in literal
+// block scalars and comments: keys, plain scalars and quoted scalars
+// refuse them, and a line indented with one is not a key.
 func printable(text []byte) bool {
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 || c > 0x7e) && c != '\n' {
+			if (c < 0x20 || c > 0x7e) && c != '\n' && c != '\t' {
 				return false
 			}
 			i++
@@ -134,25 +137,47 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// simpleLine is one line: its number, indentation and the rest.
+// simpleLine is one line: its number, indentation and the rest, trailing
+// blanks included (text of a block scalar keeps them; scalarText drops
+// them).
 type simpleLine struct {
 	n, indent int
 	text      string
 	eol       bool         // a line break ends it (the last line of a text may have none)
 	before    simpleBlanks // the blank lines just before it
+	comment   bool         // it starts with #: a comment, or text of a block scalar
 }
 
 // simpleBlanks are consecutive blank lines (empty or of spaces only): how
-// many, the most spaces one holds, and whether the last ends with a line
-// break. Only literal block scalars read them.
+// many, the most spaces one holds, whether the last ends with a line
+// break, and where they are in the text. Only literal block scalars read
+// them.
 type simpleBlanks struct {
 	n, deepest int
 	eol        bool
+	from, to   int // text[from:to] holds them
+}
+
+// text is the content the blank lines give a literal block scalar whose
+// content is indented by ci: a line of more than ci spaces holds the
+// spaces past ci, any other line is empty.
+func (b simpleBlanks) text(all []byte, ci int) []string {
+	lines := make([]string, b.n)
+	if b.deepest <= ci {
+		return lines
+	}
+	for i, l := range bytes.Split(all[b.from:b.to], []byte("\n")) {
+		if len(l) > ci {
+			lines[i] = strings.Repeat(" ", len(l)-ci)
+		}
+	}
+	return lines
 }
 
 func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l.text[:2] == "- " }
 
 type simpleParser struct {
+	text  []byte // the text the lines are of
 	lines []simpleLine
 	i     int
 	depth int          // of nested collections, at most maxSimpleDepth
@@ -169,8 +194,12 @@ func (p *simpleParser) node(n yaml.Node) *yaml.Node {
 	return &(*p.slab)[len(*p.slab)-1]
 }
 
-// next is the next line with content, if any.
+// next is the next line with content, if any, past comment lines: only
+// literal reads lines that start with # (as text).
 func (p *simpleParser) next() (simpleLine, bool) {
+	for p.i < len(p.lines) && p.lines[p.i].comment {
+		p.i++
+	}
 	if p.i == len(p.lines) {
 		return simpleLine{}, false
 	}
@@ -197,12 +226,12 @@ func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
 		if l.indent > indent || l.isItem() {
 			return nil, false
 		}
-		key, ok := p.simpleKey(l)
+		key, end, ok := p.simpleKey(l)
 		if !ok {
 			return nil, false
 		}
 		p.i++
-		value, ok := p.mappingValue(l, key, indent)
+		value, ok := p.mappingValue(l, end, indent)
 		if !ok {
 			return nil, false
 		}
@@ -212,24 +241,22 @@ func (p *simpleParser) mapping(indent int) (*yaml.Node, bool) {
 
 // mappingValue parses the value of key, on line l of a mapping at indent:
 // the rest of the line, the block below it, or an empty (null) value.
-func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*yaml.Node, bool) {
-	rest := l.text[len(key.Value)+1:]
-	col := indent + len(key.Value) + 2 // 1-based column after the colon
-	if rest != "" {
-		for rest != "" && rest[0] == ' ' {
-			rest, col = rest[1:], col+1
-		}
-		if rest == "|" || rest == "|-" || rest == "|+" {
-			return p.literal(rest[1:], l.n, col, indent)
-		}
-		v, ok := p.simpleScalar(rest, l.n, col)
-		if !ok {
-			return nil, false
-		}
-		if next, more := p.next(); more && next.indent > indent {
+func (p *simpleParser) mappingValue(l simpleLine, end, indent int) (*yaml.Node, bool) {
+	after := indent + end + 2 // 1-based column after the colon
+	rest := strings.TrimLeft(l.text[end+1:], " ")
+	col := after + len(l.text) - end - 1 - len(rest)
+	rest, ok := scalarText(rest)
+	switch {
+	case !ok:
+		return nil, false
+	case rest == "|" || rest == "|-" || rest == "|+":
+		return p.literal(rest[1:], l.n, col, indent)
+	case rest != "":
+		v, ok := p.inline(rest, l.n, col)
+		if next, more := p.next(); ok && more && next.indent > indent {
 			return nil, false // a continuation line
 		}
-		return v, true
+		return v, ok
 	}
 	next, more := p.next()
 	switch {
@@ -241,30 +268,29 @@ func (p *simpleParser) mappingValue(l simpleLine, key *yaml.Node, indent int) (*
 	case more && next.indent == indent && next.isItem():
 		return p.sequence(indent)
 	}
-	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: col}), true
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: l.n, Column: after}), true
 }
 
 // literal parses a literal block scalar ("|", "|-" or "|+": chomp is
 // "", "-" or "+") whose indicator is at line:col, after a key at indent.
-// Its first line must hold text, and no line of only blanks may reach past
-// its indentation; anything else is left to go-yaml.
+// Its first line must hold text not starting with a tab, and no line of
+// only blanks after its last line may reach past its indentation; anything
+// else is left to go-yaml.
 func (p *simpleParser) literal(chomp string, line, col, indent int) (*yaml.Node, bool) {
 	if p.i == len(p.lines) || p.lines[p.i].before.n > 0 || p.lines[p.i].indent <= indent {
 		return nil, false
 	}
 	ci := p.lines[p.i].indent // the content's indentation
+	if p.lines[p.i].text[0] == '\t' {
+		return nil, false // go-yaml: "a tab character where an indentation space is expected"
+	}
 	var content []string
 	for ; p.i < len(p.lines) && p.lines[p.i].indent >= ci; p.i++ {
 		l := p.lines[p.i]
-		if l.before.deepest > ci {
-			return nil, false
-		}
-		for range l.before.n {
-			content = append(content, "")
-		}
+		content = append(content, l.before.text(p.text, ci)...)
 		content = append(content, strings.Repeat(" ", l.indent-ci)+l.text)
 	}
-	after := p.tail // the blank lines after the scalar: before the next line, or at the end
+	after := p.tail // the blank lines after the scalar: before the next line, or at the end (text to YAML when deeper than ci)
 	if p.i < len(p.lines) {
 		after = p.lines[p.i].before
 	}
@@ -309,7 +335,10 @@ func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
 			v, ok = p.mapping(indent + 2)
 		} else {
 			p.i++
-			v, ok = p.simpleScalar(rest, l.n, indent+3)
+			if rest, ok = scalarText(rest); !ok || rest == "" {
+				return nil, false // "- # comment": a block below the dash
+			}
+			v, ok = p.inline(rest, l.n, indent+3)
 			if next, more := p.next(); ok && more && next.indent > indent {
 				return nil, false
 			}
@@ -321,17 +350,68 @@ func (p *simpleParser) sequence(indent int) (*yaml.Node, bool) {
 	}
 }
 
-// simpleKey is the key of a "key: value" or "key:" line: a plain scalar of
-// letters, digits and - . _ / that does not start with - (and at most
-// maxSimpleKey long).
-func (p *simpleParser) simpleKey(l simpleLine) (*yaml.Node, bool) {
+// scalarText is the scalar that starts s, the rest of a line after a
+// colon or a dash and its blanks, without the blanks and the comment that
+// may follow it: "x  # y" is "x", "'a # b' # c" is "'a # b'", "# c" is
+// "". It reports false for text after a quoted scalar.
+func scalarText(s string) (string, bool) {
+	if s == "" {
+		return s, true
+	}
+	end := len(s)
+	switch q := s[0]; q {
+	case '"', '\'':
+		end = quotedEnd(s)
+		if end < 0 {
+			return "", false
+		}
+		rest := strings.TrimLeft(s[end:], " ")
+		if rest != "" && (rest[0] != '#' || rest == s[end:]) {
+			return "", false // text after the quote, or a # right after it
+		}
+	case '#':
+		return "", true
+	default:
+		if i := strings.Index(s, " #"); i >= 0 {
+			end = i
+		}
+	}
+	return strings.TrimRight(s[:end], " "), true
+}
+
+// quotedEnd is the offset just past the closing quote of the quoted
+// scalar that starts s, or -1.
+func quotedEnd(s string) int {
+	q := s[0]
+	for i := 1; i < len(s); i++ {
+		switch {
+		case q == '"' && s[i] == '\\':
+			i++ // an escaped character
+		case s[i] == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++ // a quote written twice
+		case s[i] == q:
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// simpleKey is the key of a "key: value" or "key:" line, and the offset
+// of its colon: a plain scalar of letters, digits and - . _ / that does
+// not start with -, or a quoted scalar of ASCII (see unquote), at most
+// maxSimpleKey long.
+func (p *simpleParser) simpleKey(l simpleLine) (*yaml.Node, int, bool) {
 	i, ok := keyEnd(l)
 	if !ok {
-		return nil, false
+		return nil, 0, false
+	}
+	if q := l.text[0]; q == '"' || q == '\'' {
+		k, ok := p.quoted(l.text[:i], l.n, l.indent+1)
+		return k, i, ok
 	}
 	k := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: l.text[:i], Line: l.n, Column: l.indent + 1})
 	k.Tag = plainTag(k)
-	return k, true
+	return k, i, true
 }
 
 // isKeyLine reports whether l starts with a key (see simpleKey).
@@ -343,8 +423,14 @@ func isKeyLine(l simpleLine) bool {
 // keyEnd is where the key of l ends, at its colon.
 func keyEnd(l simpleLine) (int, bool) {
 	i := 0
-	for i < len(l.text) && isKeyByte(l.text[i]) {
-		i++
+	if q := l.text[0]; q == '"' || q == '\'' {
+		if i = quotedEnd(l.text); i < 0 || !ascii(l.text[:i]) {
+			return 0, false // go-yaml counts the value's column in characters
+		}
+	} else {
+		for i < len(l.text) && isKeyByte(l.text[i]) {
+			i++
+		}
 	}
 	if i == 0 || i > maxSimpleKey || i == len(l.text) || l.text[i] != ':' || i+1 < len(l.text) && l.text[i+1] != ' ' || l.text[0] == '-' {
 		return 0, false
@@ -360,27 +446,108 @@ func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '/'
 }
 
-// simpleScalar is a one-line scalar: quoted (see unquote), or plain.
-func (p *simpleParser) simpleScalar(s string, line, col int) (*yaml.Node, bool) {
-	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: col})
-	switch q := s[0]; q {
+// inline is the value written on one line after a colon or a dash: a
+// scalar, or a flow collection of scalars (see flow).
+func (p *simpleParser) inline(s string, line, col int) (*yaml.Node, bool) {
+	switch s[0] {
 	case '"', '\'':
-		v, ok := unquote(s)
-		if !ok {
-			return nil, false
-		}
-		n.Value, n.Tag, n.Style = v, "!!str", yaml.DoubleQuotedStyle
-		if q == '\'' {
-			n.Style = yaml.SingleQuotedStyle
-		}
-		return n, true
+		return p.quoted(s, line, col)
+	case '[', '{':
+		return p.flow(s, line, col)
 	}
+	return p.plain(s, line, col)
+}
+
+// quoted is the quoted scalar s (see unquote).
+func (p *simpleParser) quoted(s string, line, col int) (*yaml.Node, bool) {
+	v, ok := unquote(s)
+	if !ok {
+		return nil, false
+	}
+	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v, Line: line, Column: col})
+	if s[0] == '\'' {
+		n.Style = yaml.SingleQuotedStyle
+	}
+	return n, true
+}
+
+// plain is the plain scalar s (see simplePlain).
+func (p *simpleParser) plain(s string, line, col int) (*yaml.Node, bool) {
 	if !simplePlain(s) {
 		return nil, false
 	}
-	n.Value = s
+	n := p.node(yaml.Node{Kind: yaml.ScalarNode, Value: s, Line: line, Column: col})
 	n.Tag = plainTag(n)
 	return n, true
+}
+
+// flow is the flow collection s in the shapes manifests use: an empty
+// mapping ({}), or a sequence of quoted scalars and plain scalars of
+// letters, digits and - . _ / separated by commas ([], ["a", "b"],
+// [ a, b ]), all ASCII (go-yaml counts columns in characters).
+func (p *simpleParser) flow(s string, line, col int) (*yaml.Node, bool) {
+	if !ascii(s) {
+		return nil, false
+	}
+	if s[0] == '{' {
+		if strings.TrimLeft(s[1:], " ") != "}" {
+			return nil, false
+		}
+		return p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle, Line: line, Column: col}), true
+	}
+	seq := p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Line: line, Column: col})
+	i := skipBlanks(s, 1)
+	if i < len(s) && s[i] == ']' {
+		return seq, i == len(s)-1
+	}
+	for i < len(s) {
+		end := i
+		switch {
+		case s[i] == '"' || s[i] == '\'':
+			if end = quotedEnd(s[i:]); end < 0 {
+				return nil, false
+			}
+			end += i
+		default:
+			for end < len(s) && isKeyByte(s[end]) {
+				end++
+			}
+			if end == i {
+				return nil, false
+			}
+		}
+		item, ok := p.inline(s[i:end], line, col+i)
+		if !ok {
+			return nil, false
+		}
+		seq.Content = append(seq.Content, item)
+		i = skipBlanks(s, end)
+		switch {
+		case i < len(s) && s[i] == ']':
+			return seq, i == len(s)-1
+		case i < len(s) && s[i] == ',':
+			i = skipBlanks(s, i+1)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // unquote is the value of the quoted scalar s, which must end with its
@@ -395,6 +562,9 @@ func unquote(s string) (string, bool) {
 		return "", false
 	}
 	inner := s[1 : len(s)-1]
+	if strings.IndexByte(inner, '\t') >= 0 {
+		return "", false
+	}
 	special := byte('\\')
 	if q == '\'' {
 		special = '\''
@@ -460,14 +630,16 @@ func plainTag(n *yaml.Node) string {
 }
 
 // simplePlain: s is a plain scalar that means itself on one line. It
-// starts with a letter, a digit, a non-ASCII character, . / ~ ( < or a
-// sign before a digit or a dot; it holds only plainByte bytes (no #, no tab, no control
+// starts with a letter, a digit, a non-ASCII character, . / ~ ( <, a
+// plus before a digit or a dot, or - ? : before anything but a blank; it holds only plainByte bytes (no #, no tab, no control
 // character), and no colon before a blank or at the end.
 func simplePlain(s string) bool {
 	c := s[0]
 	switch {
 	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '/', c == '~', c == '(', c == '<', c >= utf8.RuneSelf:
-	case (c == '-' || c == '+') && len(s) > 1 && (s[1] >= '0' && s[1] <= '9' || s[1] == '.'):
+	case c == '+' && len(s) > 1 && (s[1] >= '0' && s[1] <= '9' || s[1] == '.'):
+	case (c == '-' || c == '?' || c == ':') && len(s) > 1 && s[1] != ' ':
+		// "-c", "--flag", "::1": an indicator followed by a non-blank
 	default:
 		return false
 	}

@@ -78,13 +78,29 @@ type simpleCase struct {
 
 func TestParse(t *testing.T) {
 	cases := []simpleCase{
-		{"a manifest", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - --port=80\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", false},
-		{"a manifest without =", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - run\n          - \"--port\"\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
+		{"a manifest", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - --port=80\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
+		{"a manifest with quoted arguments", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app.kubernetes.io/name: web\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n        args:\n          - run\n          - \"--port\"\n        ports:\n        - containerPort: 80\n          protocol: TCP\n", true},
 		{"documents, empty ones and blank lines", "\n---\na: 1\n\n---\n---\n\nb:\n  c: ~\n  d:\n  e: 'x y'\n\n", true},
 		{"typed scalars", "a: true\nb: 0x1F\nc: 1_000\nd: 1.5e3\ne: .inf\nf: null\ng: 2001-12-14\nh: yes\ni: -1\nj: +.5\nk: 012\n", true},
 		{"a document that is not a mapping", "- a\n- b\n", false},
-		{"a comment", "a: 1 # one\n", false},
+		{"comments", "# head\na: 1 # one\n  # deeper\nb: # two\n  c: 'x # y' # three\n# between\n  d:\n  - e # four\n  - f: \"g\\\" #\"   # five\n\n# foot\n", true},
+		{"comments around block scalars", "a: |\n  # text\n  x # text\n# after\nb: |+\n  y\n\n# after\n\nc: |-\n    z\n  # less indented\nd: 1\n", true},
+		{"a document of comments", "# only\n", false},
+		{"a comment after a dash", "- # c\n  a: 1\n", false},
+		{"a comment right after a quote", "a: \"x\"# c\n", false},
+		{"a comment after a block indicator", "a: | # c\n  x\n", true},
 		{"flow style", "a: {b: 1}\n", false},
+		{"flow collections of manifests", "a: {}\nb: { }\nc: []\nd: [\"\"]\ne: [ \"/bin/sh\", \"-c\" ]\nf: ['x', y-1, 2, true, null]\ng:\n- [a,b]\n- {} # c\n", true},
+		{"flow collections refused", "a: [a, ]\n", false},
+		{"a nested flow sequence", "a: [[a]]\n", false},
+		{"a flow mapping with content", "a: {b}\n", false},
+		{"text after a flow sequence", "a: [a] b\n", false},
+		{"a flow sequence over two lines", "a: [a,\n  b]\n", false},
+		{"non-ASCII in a flow sequence", "a: [\"é\", b]\n", false},
+		{"a sequence item after quoted keys", "\"a\": 1\n'b c': 2\n\"d\\\"e\":\n  'f''g': x\n- \"h\": i\n", false},
+		{"quoted keys in a mapping", "\"a\": 1\n'b c': 2\n\"d\\\"e\":\n  'f''g': x\nh:\n- \"i\": j\n  'k': l\n", true},
+		{"a quoted key without a blank after its colon", "\"a\":b\n", false},
+		{"a non-ASCII quoted key", "\"é\": x\n", false},
 		{"a literal block scalar", "a: |\n  x\n", true},
 		{"literal block scalars: chomping, blank lines, deeper lines, comments inside", "a: |\n  #!/bin/sh\n\n    indented: {x} # y\n  end\n\n\nb: |-\n  s\n\nc: |+\n  k\n\n\nd:\n  e: |\n    f\n  g: 1\n", true},
 		{"a keep block scalar before a document end", "a: |+\n  k\n\n---\nb: 1\n", true},
@@ -92,7 +108,14 @@ func TestParse(t *testing.T) {
 		{"a folded block scalar", "a: >\n  x\n", false},
 		{"an indentation indicator", "a: |2\n  x\n", false},
 		{"a blank first line in a block scalar", "a: |\n\n  x\n", false},
-		{"a line of blanks deeper than a block scalar", "a: |\n  x\n     \n  y\n", false},
+		{"lines of blanks inside a block scalar", "a: |\n  x\n     \n\n \n  y\n    \n  z\nb: 1\n", true},
+		{"a line of blanks deeper than a block scalar after it", "a: |\n  x\n     \nb: 1\n", false},
+		{"tabs", "a: |\n  x\n  \ty\t\n# c\td\nb: 1 # \t\n", true},
+		{"a tab first in a block scalar", "a: |\n  \tx\n", false},
+		{"a tab in a quoted scalar", "a: \"\t\"\n", false},
+		{"a tab in a plain scalar", "a: b\tc\n", false},
+		{"a tab before a value", "a:\tb\n", false},
+		{"a tab indenting a key", "a:\n\tb: 1\n", false},
 		{"an empty block scalar", "a: |\nb: 1\n", false},
 		{"a continuation line", "a: b\n  c\n", false},
 		{"a tab", "a:\tb\n", false},
@@ -113,8 +136,11 @@ func TestParse(t *testing.T) {
 		{"a lone quote", "a: \"\n", false},
 		{"punctuation in a plain scalar", "a: x, [y] {z} ?w !v &u *t %s |r >q `p @o 'n' \"m\" \\l =k\nb: <a.b@c.d>\n", true},
 		{"a merge key as a value", "a: <<\n", false},
-		{"a comment after a plain scalar", "a: x #y\n", false},
-		{"trailing blanks", "a: 1 \n", false},
+		{"flags", "args:\n- -c\n- --web.listen-address=0.0.0.0:9096\nb: -x -y\nc: ::1\nd: ?q\ne: -.5\nf: -1\ng: --\n", true},
+		{"a dash alone in a sequence item", "a:\n- - \n", false},
+		{"a comment after a plain scalar", "a: x #y\n", true},
+		{"a hash inside a plain scalar", "a: x#y\n", false},
+		{"trailing blanks", "a: 1   \nb:  \n  c: 'x'  \nd: |\n  x  \n  y\ne:\n- z \n", true},
 		{"non-ASCII text", "a: café ü\nb: \"日本 x\"\nc: 'ñ'\nd: |\n  the broker’s\n", true},
 		{"non-ASCII first", "a: é\n- b\n", false},
 		{"a non-ASCII scalar", "a: é\nb: \u00a0x\n", true},
@@ -150,7 +176,7 @@ func FuzzParse(f *testing.F) {
 		"a: 1\n", "a:\n- b\n- c: d\n  e: f\ng: h\n", "---\na:\n  b:\n    - 1\n    - x: y\n", "a: 'b'\nc: \"d\"\n",
 		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
 		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "a: \"x\\ny\\t\\\"z\\\\\\'\\0\\e\"\n", "a: \"\\/\"\n", "a: 'it''s'\n", "a: \"x\\\"\n",
-		"a: \"\\u00e9\\x41\"\n", "email: a.b@c.com\n", "email: <a@b.c>\n", "a: x, [y] {z} ?w !v &u *t %s |r >q `p\n", "a: <<\n", "a: b 'c' \"d\"\n", "a: caf\u00e9\nb: \"\u65e5\"\nc: |\n  \u2019\n", "a: x\u2028y\n", "a: '\U0001F600'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
+		"a: \"\\u00e9\\x41\"\n", "email: a.b@c.com\n", "email: <a@b.c>\n", "a: x, [y] {z} ?w !v &u *t %s |r >q `p\n", "a: <<\n", "a: b 'c' \"d\"\n", "- -c\n- --x=y\n", "# c\na: 1 # d\n  # e\nb:\n- x # f\n- 'y' # g\n", "a: |+\n  x\n\n  # c\n\n# d\n\nb: 1\n", "a: [ \"x\", y, 'z' ]\nb: {}\n\"c\": []\n", "- [a, b]\n- {}\n", "'a': [1, -x, .5, ~]\n", "\"é\": x\n", "- 'ü': [a]\n", "a: b   \nc: |\n  d  \n", "a: |\n  x\n    \n \n  y\n", "a: |+\n  x\n   \n", "a: |\n\tx\n", "a: |\n  x\n \t\n  y\n", "a:\t\n", "a: '\t'\n", "a: ::1\nb: ?x\nc: -\n", "a: -x: y\n", "- -- x\n", "a: caf\u00e9\nb: \"\u65e5\"\nc: |\n  \u2019\n", "a: x\u2028y\n", "a: '\U0001F600'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -167,7 +193,8 @@ func TestParseGenerated(t *testing.T) {
 	scalars := []string{"x", "web-1", "nginx:1.27", "1", "-1", "+2", "0x1F", "0o17", "012", "1_000", "1.5", "-.5", "1e3", ".inf", "-.Inf", ".nan",
 		"true", "False", "yes", "no", "on", "Off", "y", "N", "null", "~", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "a b  c", "(x)", "/path/to",
 		`"quoted"`, `"yes"`, `"1"`, `''`, `'single: x'`, `"a: b"`, "v1", "apps/v1", `"x, y: #z <b> & {c} [d]"`, `'a "b" \ c'`, `" "`,
-		`"line\none\ttab \"q\" \\"`, `'it''s'`, "me@example.com", "<me@example.com>", "x, y", "a=b", "50%", "k8s.io/x[0]"}
+		`"line\none\ttab \"q\" \\"`, `'it''s'`, "me@example.com", "<me@example.com>", "x, y", "a=b", "50%", "k8s.io/x[0]",
+		"{}", "[]", `[""]`, `[ "/bin/sh", "-c" ]`, "[a, b-2, 3]", `['x', "y"]`}
 	keys := []string{"a", "name", "app.kubernetes.io/name", "1", "true", "null", "x", "k_2", "x.y", "z"}
 	var gen func(b *strings.Builder, indent, depth int)
 	gen = func(b *strings.Builder, indent, depth int) {
