@@ -3,6 +3,7 @@ package tmpl
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +30,8 @@ func FuzzRender(f *testing.F) {
 		"---\n---\n",
 		"apiVersion: v1\nkind: X\ndata: {{ .Params | toJson }}\n",
 		"a: {{ \"x\\ny: 1\" }}\n",
+		"{{ with (dict \"k\" (upper .Name)).k }}{{ . }}{{ else with default \"d\" \"\" }}{{ lower . }}{{ end }}\n",
+		"{{ define \"x\" }}{{ title . }}{{ end }}{{ range $i, $v := list 1 (add 1 1) }}{{ template \"x\" (print $v) }}{{ end }}\n",
 	} {
 		f.Add(seed)
 	}
@@ -46,6 +49,9 @@ func FuzzRender(f *testing.F) {
 		}
 		out, err := Render("templates/fuzz.yaml", []byte(src), data)
 		if err != nil {
+			if strings.Contains(err.Error(), "is not a defined function") {
+				t.Fatalf("a function the parser accepted is missing when executing (see calledFuncs): %v", err)
+			}
 			checkError(t, err)
 			return
 		}

@@ -539,11 +539,11 @@ func (b *budget) spend(fn string, n int) {
 	}
 }
 
-// budgeted returns the list builders of one execution, counting what
-// they produce in b.
-func budgeted(b *budget) map[string]any {
+// budgeted returns the list builders names of one execution, counting
+// what they produce in b.
+func budgeted(b *budget, names []string) map[string]any {
 	out := map[string]any{}
-	for _, name := range listBuilders {
+	for _, name := range names {
 		f, ok := funcs()[name]
 		if !ok {
 			continue

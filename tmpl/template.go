@@ -37,6 +37,9 @@ type Template struct {
 	// node's bytes to the output unchanged, so a Write whose slice starts
 	// at one of these bytes tells where the output came from.
 	lines map[*byte]int
+	// builders are the list builders the template calls, bound to the
+	// budget of each execution (see budgeted).
+	builders []string
 	// prepared holds copies of t ready to execute (*prepared): cloning
 	// the template and binding the budgeted functions cost more than
 	// executing a small template, and a copy can run again once done.
@@ -55,12 +58,33 @@ var funcs = sync.OnceValue(FuncMap)
 
 // Parse parses src as the template name (a path such as
 // "templates/service.yaml", used in every message).
+//
+// It parses as text/template's Template.Parse does, against every
+// function templates may call, but the template it keeps knows only the
+// functions src calls: text/template copies a template's function maps
+// whenever it is cloned for an execution and checks every function added,
+// which for all of them costs more than parsing most templates.
 func Parse(name string, src []byte) (*Template, error) {
-	t, err := template.New(name).Option("missingkey=error").Funcs(funcs()).Parse(string(src))
+	trees, err := parse.Parse(name, string(src), "", "", funcs(), parseBuiltins)
 	if err != nil {
 		return nil, tidy(name, err)
 	}
+	used := map[string]any{emitFunc: funcs()[emitFunc]} // guardActions adds calls of it
+	for _, tree := range trees {
+		calledFuncs(tree.Root, used)
+	}
+	t := template.New(name).Option("missingkey=error").Funcs(used)
+	for n, tree := range trees {
+		if _, err := t.AddParseTree(n, tree); err != nil {
+			return nil, tidy(name, err)
+		}
+	}
 	tp := &Template{name: name, t: t, lines: map[*byte]int{}}
+	for _, b := range listBuilders {
+		if _, ok := used[b]; ok {
+			tp.builders = append(tp.builders, b)
+		}
+	}
 	for _, sub := range t.Templates() {
 		if sub.Tree != nil && sub.Tree.Root != nil {
 			tp.index(sub.Tree.Root, src)
@@ -68,6 +92,59 @@ func Parse(name string, src []byte) (*Template, error) {
 		}
 	}
 	return tp, nil
+}
+
+// parseBuiltins are the names of text/template's builtin functions, which
+// its parser accepts besides the function map (it reads only the names).
+var parseBuiltins = map[string]any{"and": true, "call": true, "html": true, "index": true, "slice": true,
+	"js": true, "len": true, "not": true, "or": true, "print": true, "printf": true, "println": true,
+	"urlquery": true, "eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true}
+
+// calledFuncs adds to used the functions of the function map that the
+// nodes under n call. Builtins not in the map are text/template's own.
+func calledFuncs(n parse.Node, used map[string]any) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			calledFuncs(c, used)
+		}
+	case *parse.ActionNode:
+		calledFuncs(n.Pipe, used)
+	case *parse.IfNode:
+		calledBranch(&n.BranchNode, used)
+	case *parse.RangeNode:
+		calledBranch(&n.BranchNode, used)
+	case *parse.WithNode:
+		calledBranch(&n.BranchNode, used)
+	case *parse.TemplateNode:
+		calledFuncs(n.Pipe, used)
+	case *parse.PipeNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Cmds {
+			calledFuncs(c, used)
+		}
+	case *parse.CommandNode:
+		for _, a := range n.Args {
+			calledFuncs(a, used)
+		}
+	case *parse.ChainNode:
+		calledFuncs(n.Node, used)
+	case *parse.IdentifierNode:
+		if f, ok := funcs()[n.Ident]; ok {
+			used[n.Ident] = f
+		}
+	}
+}
+
+func calledBranch(b *parse.BranchNode, used map[string]any) {
+	calledFuncs(b.Pipe, used)
+	calledFuncs(b.List, used)
+	calledFuncs(b.ElseList, used)
 }
 
 // guardActions makes every action that prints end in the emit check, so
@@ -165,7 +242,7 @@ func (t *Template) prepare() (*prepared, error) {
 		return nil, err
 	}
 	b := newBudget()
-	exec.Funcs(budgeted(b))
+	exec.Funcs(budgeted(b, t.builders))
 	return &prepared{t: exec, b: b}, nil
 }
 
