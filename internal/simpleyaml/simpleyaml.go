@@ -2,6 +2,7 @@ package simpleyaml
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -25,7 +26,7 @@ func Parse(text []byte) ([]*yaml.Node, bool) {
 // it stops, false, when yield returns false. Unless keep is set, the nodes
 // of a document are reused for the next one once yield returns.
 func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
-	if !printable(text) {
+	if len(text) >= math.MaxInt32 || !printable(text) {
 		return false
 	}
 	var doc []simpleLine
@@ -76,7 +77,7 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 			if blanks.n == 0 {
 				blanks.from = from
 			}
-			blanks.n, blanks.deepest, blanks.eol, blanks.to = blanks.n+1, max(blanks.deepest, indent), eol, from+len(line)
+			blanks.n, blanks.deepest, blanks.eol = blanks.n+1, max(blanks.deepest, int32(indent)), eol
 			continue
 		}
 		doc = append(doc, simpleLine{n: n, indent: indent, text: string(line[indent:]), eol: eol, before: blanks, comment: line[indent] == '#'})
@@ -97,12 +98,12 @@ func Each(text []byte, keep bool, yield func(root *yaml.Node) bool) bool {
 func printable(text []byte) bool {
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c > 0x7e) && c != '\n' && c != '\t' {
-				return false
-			}
+		if asciiText[c] {
 			i++
 			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
 		}
 		r, size := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && size == 1 {
@@ -115,6 +116,15 @@ func printable(text []byte) bool {
 	}
 	return true
 }
+
+// asciiText are the ASCII bytes printable takes.
+var asciiText = func() (t [256]bool) {
+	for c := 0x20; c <= 0x7e; c++ {
+		t[c] = true
+	}
+	t['\n'], t['\t'] = true, true
+	return t
+}()
 
 // plainByte are the bytes of the plain scalars Parse reads: letters,
 // digits, the space, the ASCII punctuation but # and the bytes of the
@@ -143,8 +153,8 @@ var plainByte = func() (t [256]bool) {
 type simpleLine struct {
 	n, indent int
 	text      string
-	eol       bool         // a line break ends it (the last line of a text may have none)
 	before    simpleBlanks // the blank lines just before it
+	eol       bool         // a line break ends it (the last line of a text may have none)
 	comment   bool         // it starts with #: a comment, or text of a block scalar
 }
 
@@ -153,9 +163,9 @@ type simpleLine struct {
 // break, and where they are in the text. Only literal block scalars read
 // them.
 type simpleBlanks struct {
-	n, deepest int
+	from       int   // the offset of the first in the text
+	n, deepest int32 // Each refuses texts of 2 GiB or more
 	eol        bool
-	from, to   int // text[from:to] holds them
 }
 
 // text is the content the blank lines give a literal block scalar whose
@@ -163,13 +173,16 @@ type simpleBlanks struct {
 // spaces past ci, any other line is empty.
 func (b simpleBlanks) text(all []byte, ci int) []string {
 	lines := make([]string, b.n)
-	if b.deepest <= ci {
+	if int(b.deepest) <= ci {
 		return lines
 	}
-	for i, l := range bytes.Split(all[b.from:b.to], []byte("\n")) {
+	rest := all[b.from:]
+	for i := range lines {
+		l, next, _ := bytes.Cut(rest, []byte("\n"))
 		if len(l) > ci {
 			lines[i] = strings.Repeat(" ", len(l)-ci)
 		}
+		rest = next
 	}
 	return lines
 }
@@ -294,8 +307,8 @@ func (p *simpleParser) literal(chomp string, line, col, indent int) (*yaml.Node,
 	if p.i < len(p.lines) {
 		after = p.lines[p.i].before
 	}
-	trailing := after.n
-	if after.deepest > ci || !p.lines[p.i-1].eol || p.i == len(p.lines) && trailing > 0 && !after.eol {
+	trailing := int(after.n)
+	if int(after.deepest) > ci || !p.lines[p.i-1].eol || p.i == len(p.lines) && trailing > 0 && !after.eol {
 		return nil, false // a line of blanks that is text, or a text ending without a line break
 	}
 	v := strings.Join(content, "\n")
