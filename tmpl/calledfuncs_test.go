@@ -9,9 +9,10 @@ import (
 )
 
 // TestFunctionsInEveryPosition: a parsed template keeps only the functions
-// it calls (calledFuncs), so a call in any place text/template allows one
-// must be found, or executing it fails with "not a defined function". Each
-// case renders as it does with text/template given every function.
+// it calls (Parse finds them with walk), so a call in any place
+// text/template allows one must be found, or executing it fails with "not
+// a defined function". Each case renders as it does with text/template
+// given every function.
 func TestFunctionsInEveryPosition(t *testing.T) {
 	cases := []struct {
 		reason string

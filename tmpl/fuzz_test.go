@@ -50,7 +50,7 @@ func FuzzRender(f *testing.F) {
 		out, err := Render("templates/fuzz.yaml", []byte(src), data)
 		if err != nil {
 			if strings.Contains(err.Error(), "is not a defined function") {
-				t.Fatalf("a function the parser accepted is missing when executing (see calledFuncs): %v", err)
+				t.Fatalf("a function the parser accepted is missing when executing (see walk): %v", err)
 			}
 			checkError(t, err)
 			return

@@ -69,26 +69,31 @@ func Parse(name string, src []byte) (*Template, error) {
 	if err != nil {
 		return nil, tidy(name, err)
 	}
-	used := map[string]any{emitFunc: funcs()[emitFunc]} // guardActions adds calls of it
+	tp := &Template{name: name, lines: map[*byte]int{}}
+	used := map[string]any{emitFunc: funcs()[emitFunc]} // guardAction adds calls of it
 	for _, tree := range trees {
-		calledFuncs(tree.Root, used)
+		walk(tree.Root, func(n parse.Node) {
+			switch n := n.(type) {
+			case *parse.TextNode:
+				tp.index(n, src)
+			case *parse.ActionNode:
+				guardAction(tree, n)
+			case *parse.IdentifierNode:
+				if f, ok := funcs()[n.Ident]; ok {
+					used[n.Ident] = f
+				}
+			}
+		})
 	}
-	t := template.New(name).Option("missingkey=error").Funcs(used)
+	tp.t = template.New(name).Option("missingkey=error").Funcs(used)
 	for n, tree := range trees {
-		if _, err := t.AddParseTree(n, tree); err != nil {
+		if _, err := tp.t.AddParseTree(n, tree); err != nil {
 			return nil, tidy(name, err)
 		}
 	}
-	tp := &Template{name: name, t: t, lines: map[*byte]int{}}
 	for _, b := range listBuilders {
 		if _, ok := used[b]; ok {
 			tp.builders = append(tp.builders, b)
-		}
-	}
-	for _, sub := range t.Templates() {
-		if sub.Tree != nil && sub.Tree.Root != nil {
-			tp.index(sub.Tree.Root, src)
-			guardActions(sub.Tree, sub.Tree.Root)
 		}
 	}
 	return tp, nil
@@ -100,78 +105,60 @@ var parseBuiltins = map[string]any{"and": true, "call": true, "html": true, "ind
 	"js": true, "len": true, "not": true, "or": true, "print": true, "printf": true, "println": true,
 	"urlquery": true, "eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true}
 
-// calledFuncs adds to used the functions of the function map that the
-// nodes under n call. Builtins not in the map are text/template's own.
-func calledFuncs(n parse.Node, used map[string]any) {
+// walk calls visit for every node under n but lists and pipelines, whose
+// parts it walks: the text and actions of lists, the pipelines of actions,
+// branches and template calls, their commands, the arguments of commands.
+// Functions are called only in identifier nodes, and they are visited.
+func walk(n parse.Node, visit func(parse.Node)) {
 	switch n := n.(type) {
 	case *parse.ListNode:
-		if n == nil {
-			return
+		if n != nil {
+			for _, c := range n.Nodes {
+				walk(c, visit)
+			}
 		}
-		for _, c := range n.Nodes {
-			calledFuncs(c, used)
-		}
-	case *parse.ActionNode:
-		calledFuncs(n.Pipe, used)
-	case *parse.IfNode:
-		calledBranch(&n.BranchNode, used)
-	case *parse.RangeNode:
-		calledBranch(&n.BranchNode, used)
-	case *parse.WithNode:
-		calledBranch(&n.BranchNode, used)
-	case *parse.TemplateNode:
-		calledFuncs(n.Pipe, used)
+		return
 	case *parse.PipeNode:
-		if n == nil {
-			return
+		if n != nil {
+			for _, c := range n.Cmds {
+				walk(c, visit)
+			}
 		}
-		for _, c := range n.Cmds {
-			calledFuncs(c, used)
-		}
+		return
+	}
+	visit(n)
+	switch n := n.(type) {
+	case *parse.ActionNode:
+		walk(n.Pipe, visit)
+	case *parse.IfNode:
+		walkBranch(&n.BranchNode, visit)
+	case *parse.RangeNode:
+		walkBranch(&n.BranchNode, visit)
+	case *parse.WithNode:
+		walkBranch(&n.BranchNode, visit)
+	case *parse.TemplateNode:
+		walk(n.Pipe, visit)
 	case *parse.CommandNode:
 		for _, a := range n.Args {
-			calledFuncs(a, used)
+			walk(a, visit)
 		}
 	case *parse.ChainNode:
-		calledFuncs(n.Node, used)
-	case *parse.IdentifierNode:
-		if f, ok := funcs()[n.Ident]; ok {
-			used[n.Ident] = f
-		}
+		walk(n.Node, visit)
 	}
 }
 
-func calledBranch(b *parse.BranchNode, used map[string]any) {
-	calledFuncs(b.Pipe, used)
-	calledFuncs(b.List, used)
-	calledFuncs(b.ElseList, used)
+func walkBranch(b *parse.BranchNode, visit func(parse.Node)) {
+	walk(b.Pipe, visit)
+	walk(b.List, visit)
+	walk(b.ElseList, visit)
 }
 
-// guardActions makes every action that prints end in the emit check, so
-// a value is measured before text/template formats it.
-func guardActions(tree *parse.Tree, n parse.Node) {
-	switch n := n.(type) {
-	case *parse.ListNode:
-		if n == nil {
-			return
-		}
-		for _, c := range n.Nodes {
-			guardActions(tree, c)
-		}
-	case *parse.ActionNode:
-		if p := n.Pipe; p != nil && len(p.Decl) == 0 && len(p.Cmds) > 0 {
-			id := parse.NewIdentifier(emitFunc).SetTree(tree).SetPos(n.Pos)
-			p.Cmds = append(p.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
-		}
-	case *parse.IfNode:
-		guardActions(tree, n.List)
-		guardActions(tree, n.ElseList)
-	case *parse.RangeNode:
-		guardActions(tree, n.List)
-		guardActions(tree, n.ElseList)
-	case *parse.WithNode:
-		guardActions(tree, n.List)
-		guardActions(tree, n.ElseList)
+// guardAction makes an action that prints end in the emit check, so a
+// value is measured before text/template formats it.
+func guardAction(tree *parse.Tree, n *parse.ActionNode) {
+	if p := n.Pipe; p != nil && len(p.Decl) == 0 && len(p.Cmds) > 0 {
+		id := parse.NewIdentifier(emitFunc).SetTree(tree).SetPos(n.Pos)
+		p.Cmds = append(p.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
 	}
 }
 
@@ -191,28 +178,10 @@ func (t *Template) Trees() []*parse.Tree {
 	return out
 }
 
-func (t *Template) index(n parse.Node, src []byte) {
-	switch n := n.(type) {
-	case *parse.ListNode:
-		if n == nil {
-			return
-		}
-		for _, c := range n.Nodes {
-			t.index(c, src)
-		}
-	case *parse.TextNode:
-		if len(n.Text) > 0 && int(n.Pos) <= len(src) {
-			t.lines[&n.Text[0]] = 1 + bytes.Count(src[:n.Pos], []byte("\n"))
-		}
-	case *parse.IfNode:
-		t.index(n.List, src)
-		t.index(n.ElseList, src)
-	case *parse.RangeNode:
-		t.index(n.List, src)
-		t.index(n.ElseList, src)
-	case *parse.WithNode:
-		t.index(n.List, src)
-		t.index(n.ElseList, src)
+// index records the template line where the text of n starts.
+func (t *Template) index(n *parse.TextNode, src []byte) {
+	if len(n.Text) > 0 && int(n.Pos) <= len(src) {
+		t.lines[&n.Text[0]] = 1 + bytes.Count(src[:n.Pos], []byte("\n"))
 	}
 }
 
