@@ -168,23 +168,23 @@ type simpleBlanks struct {
 	eol        bool
 }
 
-// text is the content the blank lines give a literal block scalar whose
-// content is indented by ci: a line of more than ci spaces holds the
-// spaces past ci, any other line is empty.
-func (b simpleBlanks) text(all []byte, ci int) []string {
-	lines := make([]string, b.n)
+// appendText appends the lines the blank lines give a literal block
+// scalar whose content is indented by ci: a line of more than ci spaces
+// holds the spaces past ci, any other line is empty.
+func (b simpleBlanks) appendText(content []string, all []byte, ci int) []string {
 	if int(b.deepest) <= ci {
-		return lines
+		for range b.n {
+			content = append(content, "")
+		}
+		return content
 	}
 	rest := all[b.from:]
-	for i := range lines {
-		l, next, _ := bytes.Cut(rest, []byte("\n"))
-		if len(l) > ci {
-			lines[i] = strings.Repeat(" ", len(l)-ci)
-		}
-		rest = next
+	for range b.n {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		content = append(content, strings.Repeat(" ", max(len(l)-ci, 0)))
 	}
-	return lines
+	return content
 }
 
 func (l simpleLine) isItem() bool { return l.text == "-" || len(l.text) > 1 && l.text[:2] == "- " }
@@ -300,7 +300,7 @@ func (p *simpleParser) literal(chomp string, line, col, indent int) (*yaml.Node,
 	var content []string
 	for ; p.i < len(p.lines) && p.lines[p.i].indent >= ci; p.i++ {
 		l := p.lines[p.i]
-		content = append(content, l.before.text(p.text, ci)...)
+		content = l.before.appendText(content, p.text, ci)
 		content = append(content, strings.Repeat(" ", l.indent-ci)+l.text)
 	}
 	after := p.tail // the blank lines after the scalar: before the next line, or at the end (text to YAML when deeper than ci)
