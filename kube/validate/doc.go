@@ -1,0 +1,39 @@
+// Package validate refuses at render time what a Kubernetes API server
+// refuses when the objects are applied, with the API server's own rules,
+// so that a broken template fails in the pull request instead of at sync.
+//
+// For every object of a built-in API group it does what kube-apiserver
+// does with a create request:
+//
+//   - the group, version and kind must be served (servedKinds is the
+//     discovery of a kube-apiserver of [ServedVersion] with default
+//     flags; an older target may still serve versions removed since, see
+//     Options.Older); a misspelt kind gets a "did you mean";
+//   - the object is decoded into its Go API type (k8s.io/api) as the
+//     server decodes a JSON body, case-sensitive; every value of the
+//     wrong type (a port written "3888", replicas: "3") is reported at
+//     its field path;
+//   - Kubernetes' defaulting functions run, the object is converted to
+//     its internal form, and the kind's create validation runs: the
+//     hand-written validation of k8s.io/kubernetes/pkg/apis/<group>/
+//     validation with the options its registry strategy passes, the
+//     generic ObjectMeta checks, and the declarative validation generated
+//     into the API types (merged as the server merges them). Names (RFC
+//     1123), label keys and values, ports, quantities, selectors that
+//     must match their template, required fields: all are the server's
+//     rules and the server's messages.
+//
+// Custom resources are validated against the openAPIV3Schema of a
+// CustomResourceDefinition of the same render (or of Options.CRDs), with
+// the API extensions server's schema validator. Objects of other groups
+// are not validated: nothing says what their server accepts.
+//
+// The registry strategies themselves are not imported (they bring the API
+// server's storage, 40 ms of process start-up); the few things a strategy
+// does before validating a create that change the verdict are done here:
+// the generated selector of a Job, the UID, the request namespace.
+//
+// Every problem of every object is returned at once, as diagnostics with
+// the resource and the field path; the caller adds the template file and
+// line.
+package validate

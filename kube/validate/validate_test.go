@@ -1,0 +1,125 @@
+package validate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/kube/validate"
+	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/tmpl"
+)
+
+// objects decodes a YAML stream as kudo-render decodes rendered templates.
+func objects(t *testing.T, src string) []*object.Object {
+	t.Helper()
+	out, err := tmpl.Render("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := tmpl.Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := make([]*object.Object, len(docs))
+	for i, d := range docs {
+		objs[i] = object.New(d.Map)
+	}
+	return objs
+}
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: data
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        ports: [{containerPort: 8080}]
+        resources: {limits: {cpu: "2"}}
+`
+
+func TestObject(t *testing.T) {
+	cases := []struct {
+		reason string
+		src    string
+		want   []string // "field: message part"; none: valid
+	}{
+		{reason: "a valid deployment", src: deployment},
+		{reason: "a service port as a string", src: "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports: [{port: \"3888\"}]\n",
+			want: []string{`spec.ports[0].port: Invalid value: "3888": expected an integer`}},
+		{reason: "a name with an underscore", src: "apiVersion: v1\nkind: Service\nmetadata: {name: zk_HS}\nspec:\n  ports: [{port: 3888}]\n",
+			want: []string{`metadata.name: Invalid value: "zk_HS"`}},
+		{reason: "a misspelt kind", src: "apiVersion: v1\nkind: Servic\nmetadata: {name: s}\n",
+			want: []string{`kind: no kind "Servic" is served in v1; did you mean "Service"?`}},
+		{reason: "replicas as a string", src: strings.Replace(deployment, "replicas: 3", `replicas: "3"`, 1),
+			want: []string{`spec.replicas: Invalid value: "3": expected an integer`}},
+		{reason: "a container without a name", src: strings.Replace(deployment, "- name: web\n        image", "- image", 1),
+			want: []string{"spec.template.spec.containers[0].name: Required value"}},
+		{reason: "a label value of 70 characters", src: strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a: "+strings.Repeat("x", 70)+"}\n", 1),
+			want: []string{"metadata.labels: Invalid value: \"" + strings.Repeat("x", 70) + "\": must be no more than 63 bytes"}},
+		{reason: "a label key with two slashes", src: strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a/b/c: x}\n", 1),
+			want: []string{`metadata.labels: Invalid value: "a/b/c"`}},
+		{reason: "a port out of range", src: strings.Replace(deployment, "8080", "70000", 1),
+			want: []string{"spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535"}},
+		{reason: "a quantity that is no quantity", src: strings.Replace(deployment, `cpu: "2"`, "cpu: 2 cores", 1),
+			want: []string{`spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "2 cores"`}},
+		{reason: "a selector that does not match the template", src: strings.Replace(deployment, "labels: {app: web}", "labels: {app: api}", 1),
+			want: []string{"spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"}},
+		{reason: "an apiVersion no longer served", src: "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
+			want: []string{"apiVersion: policy/v1beta1 is not served by Kubernetes 1.37; PodDisruptionBudget is served as policy/v1"}},
+		{reason: "kinds of unknown groups are not validated", src: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Not_Valid}\nspec: {size: x}\n"},
+		{reason: "a Job gets its generated selector", src: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"},
+		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
+			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.reason, func(t *testing.T) {
+			objs := objects(t, c.src)
+			got := validate.Objects(objs, validate.Options{})
+			var msgs []string
+			for _, ds := range got {
+				for _, d := range ds {
+					msgs = append(msgs, d.Field+": "+d.Msg)
+				}
+			}
+			if len(msgs) != len(c.want) {
+				t.Fatalf("got %d problems, want %d:\n%s", len(msgs), len(c.want), strings.Join(msgs, "\n"))
+			}
+			for i, w := range c.want {
+				if !strings.Contains(msgs[i], w) {
+					t.Errorf("problem %d:\n got %s\nwant %s", i, msgs[i], w)
+				}
+			}
+		})
+	}
+}
+
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
