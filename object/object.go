@@ -17,6 +17,11 @@ type Object struct {
 	// string (yes, no, on, off, y, n): package kube decides, with the
 	// field's type, which one it is.
 	Bool11 []string
+	// Line, when set, gives the line of the template that wrote a field
+	// of the object (a dotted field path such as "spec.ports[0].port", or
+	// a JSON pointer; "" for the object itself), for messages; 0 when
+	// unknown.
+	Line func(field string) int
 }
 
 // New wraps m.
@@ -164,7 +169,7 @@ func Documents(objs []*Object) ([][]byte, error) {
 
 // DeepCopy copies the object's content.
 func (o *Object) DeepCopy() *Object {
-	return &Object{Map: deepCopy(o.Map).(map[string]any), Bool11: append([]string(nil), o.Bool11...)}
+	return &Object{Map: deepCopy(o.Map).(map[string]any), Bool11: append([]string(nil), o.Bool11...), Line: o.Line}
 }
 
 func deepCopy(v any) any {

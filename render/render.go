@@ -196,9 +196,10 @@ func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rend
 		return nil, err
 	}
 	objs := make([]Rendered, 0, len(docs))
-	for _, d := range docs {
+	for i, d := range docs {
 		o := object.New(d.Map)
 		o.Bool11 = d.Bool11
+		o.Line = out.FieldLine(i)
 		objs = append(objs, Rendered{Template: path, Obj: o})
 	}
 	return objs, nil

@@ -117,6 +117,10 @@ func decodeRoot(out *Output, root *yaml.Node, offset int, b *valueBudget, shared
 		if errors.As(err, &at) {
 			line = out.SourceLine(at.line + offset)
 		}
+		var dup *duplicateKey
+		if errors.As(err, &dup) {
+			err = fmt.Errorf("duplicate key %q: first at line %d (the API server refuses it; YAML readers keep only one)", dup.key, out.SourceLine(dup.first+offset))
+		}
 		return Doc{}, 0, &Error{Template: out.Name, Line: line, Msg: err.Error()}
 	}
 	var used int64
@@ -207,6 +211,11 @@ func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
 			if k.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: mapping keys must be scalars", k.Line)
 			}
+			if _, ok := out[k.Value]; ok {
+				if first := explicitKey(n.Content[:i], k.Value); first != nil {
+					return nil, &atLine{line: k.Line, err: &duplicateKey{key: k.Value, first: first.Line}}
+				}
+			}
 			budget.path = append(budget.path, k.Value)
 			val, err := toValue(v, budget, depth+1)
 			budget.path = budget.path[:len(budget.path)-1]
@@ -241,6 +250,26 @@ func pointer(path []string) string {
 		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
 	}
 	return b.String()
+}
+
+// duplicateKey is a key written twice in one mapping; first is the
+// rendered line of its first occurrence.
+type duplicateKey struct {
+	key   string
+	first int
+}
+
+func (e *duplicateKey) Error() string { return fmt.Sprintf("duplicate key %q", e.key) }
+
+// explicitKey returns the key node among the keys and values of a
+// mapping's content that is key, written as such (not merged in by <<).
+func explicitKey(content []*yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(content); i += 2 {
+		if k := content[i]; k.Tag != "!!merge" && k.Kind == yaml.ScalarNode && k.Value == key {
+			return k
+		}
+	}
+	return nil
 }
 
 // atLine is an error at a line of the rendered text.
