@@ -57,6 +57,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/storage"
 	storagev1 "k8s.io/kubernetes/pkg/apis/storage/v1"
 	storagev1beta1 "k8s.io/kubernetes/pkg/apis/storage/v1beta1"
+	"k8s.io/kubernetes/pkg/capabilities"
 )
 
 // scheme holds the internal and versioned types of the built-in API
@@ -87,5 +88,9 @@ var scheme = sync.OnceValue(func() *runtime.Scheme {
 	} {
 		utilruntime.Must(add(s))
 	}
+	// Privileged containers are allowed, as every common cluster (kubeadm,
+	// kind, the managed ones) starts kube-apiserver with
+	// --allow-privileged=true; its default, false, refuses them.
+	capabilities.Setup(true, 0)
 	return s
 })

@@ -18,6 +18,43 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // of types that decode themselves (quantities, int-or-string, times) are
 // checked by their own decoder.
 func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
+	return typeCheck(v, t, p, nil)
+}
+
+// placeholder is a value of the kind of t that stands in for a value of
+// the wrong type, so that the rest of the object can be validated; nil
+// when the value is best left out.
+func placeholder(t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "x"
+	case reflect.Bool:
+		return false
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int64(1)
+	case reflect.Float32, reflect.Float64:
+		return float64(1)
+	}
+	return nil
+}
+
+// typeCheck is typeErrors; fix, when set, gets a placeholder for every
+// value of the wrong type, by field path.
+func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs field.ErrorList) {
+	if fix != nil {
+		defer func() {
+			if len(errs) > 0 && errs[len(errs)-1].Field == p.String() {
+				fix[p.String()] = placeholder(t)
+			}
+		}()
+	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -33,7 +70,7 @@ func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return structErrors(v, t, p)
+		return structErrors(v, t, p, fix)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return expect(v, p, "string", isString)
@@ -44,7 +81,7 @@ func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 		}
 		var errs field.ErrorList
 		for i, x := range l {
-			errs = append(errs, typeErrors(x, t.Elem(), p.Index(i))...)
+			errs = append(errs, typeCheck(x, t.Elem(), p.Index(i), fix)...)
 		}
 		return errs
 	case reflect.Map:
@@ -54,7 +91,7 @@ func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 		}
 		var errs field.ErrorList
 		for _, k := range sortedKeys(m) {
-			errs = append(errs, typeErrors(m[k], t.Elem(), p.Key(k))...)
+			errs = append(errs, typeCheck(m[k], t.Elem(), p.Key(k), fix)...)
 		}
 		return errs
 	case reflect.String:
@@ -72,7 +109,7 @@ func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 
 // structErrors checks the fields of map v against struct type t (its
 // JSON names, inline structs included).
-func structErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
+func structErrors(v any, t reflect.Type, p *field.Path, fix map[string]any) field.ErrorList {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return field.ErrorList{field.Invalid(p, v, "expected an object, got "+jsonType(v))}
@@ -81,7 +118,7 @@ func structErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, k := range sortedKeys(m) {
 		if ft, ok := fields[k]; ok {
-			errs = append(errs, typeErrors(m[k], ft, child(p, k))...)
+			errs = append(errs, typeCheck(m[k], ft, child(p, k), fix)...)
 		}
 	}
 	return errs

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -152,10 +154,20 @@ func (v *Validator) target() string {
 // validateBuiltin decodes o into its API type, defaults it, converts it to
 // the internal version and runs the kind's create validation.
 func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) field.ErrorList {
-	typed, errs := decode(s, gvk, o.Map)
-	if len(errs) > 0 {
-		return errs
+	typed, typeErrs := decode(s, gvk, o.Map)
+	if len(typeErrs) > 0 {
+		// The rest of the object is still validated, without the values
+		// of the wrong type (and without what that absence causes).
+		typed = decodeWithout(s, gvk, o.Map)
+		if typed == nil {
+			return typeErrs
+		}
 	}
+	return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...)
+}
+
+// validateTyped defaults, converts and validates a decoded object.
+func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
 	s.Default(typed)
 	internal, err := s.ConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
@@ -241,6 +253,108 @@ func decode(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (r
 		return nil, errs
 	}
 	return typed, nil
+}
+
+// decodeWithout decodes a copy of m whose values of the wrong type are
+// replaced by placeholders of the right type (or left out); nil when it
+// still does not decode.
+func decodeWithout(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) runtime.Object {
+	typed, err := s.New(gvk)
+	if err != nil {
+		return nil
+	}
+	c := object.New(m).DeepCopy().Map
+	fix := map[string]any{}
+	typeCheck(c, reflect.TypeOf(typed).Elem(), nil, fix)
+	for _, p := range slices.Sorted(maps.Keys(fix)) {
+		setField(c, p, fix[p])
+	}
+	typed, errs := decode(s, gvk, c)
+	if len(errs) > 0 {
+		return nil
+	}
+	return typed
+}
+
+// setField sets (nil: deletes) the value at a field path ("a.b[0].c",
+// "m[key]").
+func setField(m map[string]any, p string, v any) {
+	segs := splitField(p)
+	if len(segs) == 0 {
+		return
+	}
+	var cur any = m
+	for _, seg := range segs[:len(segs)-1] {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(c) {
+				return
+			}
+			cur = c[i]
+		default:
+			return
+		}
+	}
+	last := segs[len(segs)-1]
+	switch c := cur.(type) {
+	case map[string]any:
+		if v == nil {
+			delete(c, last)
+		} else {
+			c[last] = v
+		}
+	case []any:
+		if i, err := strconv.Atoi(last); err == nil && i >= 0 && i < len(c) {
+			c[i] = v
+		}
+	}
+}
+
+// splitField splits a field path into its names and subscripts; a
+// subscript may hold dots ("metadata.labels[app.kubernetes.io/name]").
+func splitField(p string) []string {
+	var out []string
+	for p != "" {
+		switch {
+		case p[0] == '[':
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return append(out, p[1:])
+			}
+			out, p = append(out, p[1:end]), p[end+1:]
+		case p[0] == '.':
+			p = p[1:]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			out, p = append(out, p[:end]), p[end:]
+		}
+	}
+	return out
+}
+
+// withoutFields drops the errors about the fields of removed (or below
+// them): their values were left out because of their type.
+func withoutFields(errs, removed field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range errs {
+		skip := false
+		for _, r := range removed {
+			if e.Field == r.Field || strings.HasPrefix(e.Field, r.Field+".") || strings.HasPrefix(e.Field, r.Field+"[") {
+				skip = true
+				break
+			}
+		}
+		if !skip {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // toDiags turns field errors into diagnostics of the resource, without

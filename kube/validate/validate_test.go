@@ -123,3 +123,25 @@ spec:
             properties:
               size: {type: integer}
 `
+
+func TestTypeErrorsDoNotHideTheRest(t *testing.T) {
+	src := strings.Replace(strings.Replace(deployment, "replicas: 3", `replicas: "3"`, 1), "8080", "70000", 1)
+	src = strings.Replace(src, "labels: {app: web}\n    spec", "labels: {app: web, app.kubernetes.io/part: 1}\n    spec", 1)
+	var msgs []string
+	for _, d := range validate.Objects(objects(t, src), validate.Options{})[0] {
+		msgs = append(msgs, d.Field+": "+d.Msg)
+	}
+	want := []string{
+		`spec.replicas: Invalid value: "3": expected an integer`,
+		`spec.template.metadata.labels[app.kubernetes.io/part]: Invalid value: 1: expected a string`,
+		`spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000`,
+	}
+	if len(msgs) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%s", len(msgs), len(want), strings.Join(msgs, "\n"))
+	}
+	for i, w := range want {
+		if !strings.Contains(msgs[i], w) {
+			t.Errorf("problem %d:\n got %s\nwant %s", i, msgs[i], w)
+		}
+	}
+}
