@@ -52,6 +52,12 @@ type Settings struct {
 	Target string
 	// Params are package parameters by name.
 	Params map[string]any
+	// KubeVersion is the Application's plugin env KUBE_VERSION (the
+	// user's choice of target Kubernetes version), "" when unset.
+	KubeVersion string
+	// ClusterVersion is KUBE_VERSION, the version of the destination
+	// cluster that Argo CD gives every build.
+	ClusterVersion string
 }
 
 // FromEnv reads what Argo CD gives a config-management plugin:
@@ -68,7 +74,7 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 			env[k] = v
 		}
 	}
-	s := &Settings{Name: env["ARGOCD_APP_NAME"], Namespace: env["ARGOCD_APP_NAMESPACE"], Params: map[string]any{}}
+	s := &Settings{Name: env["ARGOCD_APP_NAME"], Namespace: env["ARGOCD_APP_NAMESPACE"], Params: map[string]any{}, ClusterVersion: env["KUBE_VERSION"]}
 	byNorm := map[string]string{}
 	for _, p := range b.Params {
 		byNorm[normalize(p.Name)] = p.Name
@@ -87,7 +93,7 @@ func (s *Settings) set(name string, v any) { s.Params[name] = v }
 
 // pluginEnv are the names of the Application's plugin env that the
 // plugin reads itself (as ARGOCD_ENV_<NAME>).
-var pluginEnv = []string{"PLAN", "PLANS", "TARGET"}
+var pluginEnv = []string{"KUBE_VERSION", "PLAN", "PLANS", "TARGET"}
 
 // applyEnv reads ARGOCD_ENV_* (the Application's plugin env). Every name
 // is the user's choice: one that is neither a package parameter nor one of
@@ -104,6 +110,8 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 			s.Plans = splitList(env[k])
 		case name == "TARGET":
 			s.Target = env[k]
+		case name == "KUBE_VERSION":
+			s.KubeVersion = env[k]
 		case b.Param(name) != nil:
 			s.set(name, env[k])
 		case byNorm[normalize(name)] != "":

@@ -54,6 +54,7 @@ every object.`,
 	fl.StringArrayVar(&f.render.plans, "plan", nil, "plan to render, repeatable (overrides spec.plans)")
 	fl.StringArrayVarP(&f.render.params, "param", "p", nil, "parameter KEY=VALUE, repeatable (overrides spec.params)")
 	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict)")
+	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
 	fl.StringVar(&f.format, "format", "mermaid", "mermaid or dot")
 	fl.StringVar(&f.detail, "detail", "auto", "objects, kinds (counts per kind in each step), steps, or auto (mermaid: the finest that fits; dot: objects)")
 	return c

@@ -20,7 +20,11 @@ type renderFlags struct {
 	name, namespace, target, outDir string
 	plans, params                   []string
 	strict                          bool
+	kubeVersion                     string
 }
+
+// kubeVersionUsage is the help of --kube-version.
+const kubeVersionUsage = "Kubernetes version to render for, e.g. 1.34 (overrides spec.kubeVersion; default: the newest supported): removed API versions are converted, objects validated against its API"
 
 func newRender(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f renderFlags
@@ -64,6 +68,7 @@ status is 1.`,
 	c.Flags().StringVar(&f.target, "target", "", "argocd, plain or flux (overrides spec.target; flux needs -o DIR)")
 	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "write one file per object into this folder instead of stdout")
 	c.Flags().BoolVar(&f.strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml (spec.strict)")
+	c.Flags().StringVar(&f.kubeVersion, "kube-version", "", kubeVersionUsage)
 	return c
 }
 
@@ -141,6 +146,9 @@ func configFor(arg string, f renderFlags) (*config.Config, error) {
 	}
 	if f.strict {
 		cfg.Spec.Strict = true
+	}
+	if f.kubeVersion != "" {
+		cfg.Spec.KubeVersion = f.kubeVersion
 	}
 	for _, kv := range f.params {
 		k, v, ok := strings.Cut(kv, "=")

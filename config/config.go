@@ -22,6 +22,7 @@ import (
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/limits"
 	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/object"
@@ -79,6 +80,11 @@ type Spec struct {
 	// Strict refuses what KUDO tolerated: unknown fields of a KUDO v1beta1
 	// operator.yaml or params.yaml are errors instead of warnings.
 	Strict bool `yaml:"strict,omitempty" json:"strict,omitempty"`
+	// KubeVersion is the Kubernetes version the render targets ("1.34",
+	// "v1.34.4"; default: the newest kudo-render supports). API versions
+	// it no longer serves are converted to their successors, and every
+	// object is validated against its API (docs/kubernetes-versions.md).
+	KubeVersion string `yaml:"kubeVersion,omitempty" json:"kubeVersion,omitempty"`
 	// ExpectedResourceVersions pins the output: Kind/namespace/name (or
 	// Kind/name) -> sha256:... as kudorender.dev/resource-version shows.
 	// A render whose output differs fails (kudo-render lock --pin-output
@@ -323,6 +329,11 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if _, err := ParseTarget(c.Spec.Target); err != nil {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "target"), "spec.target", "%v", err)
 	}
+	if kv := c.Spec.KubeVersion; kv != "" {
+		if _, err := versions.Parse(kv); err != nil {
+			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "kubeVersion"), "spec.kubeVersion", "%v", err)
+		}
+	}
 }
 
 // Values returns the parameter values of the config.
@@ -392,6 +403,15 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 		return engine.Request{}, err
 	}
 	return c.RequestFor(ctx, src, res)
+}
+
+// kubeVersion is spec.kubeVersion as "1.34", "" when unset or the
+// default.
+func (c *Config) kubeVersion() string {
+	if v, err := versions.Parse(c.Spec.KubeVersion); err == nil && c.Spec.KubeVersion != "" && v != versions.Default {
+		return v.String()
+	}
+	return ""
 }
 
 // Load loads the framework of the config with its extends chain.
@@ -522,6 +542,7 @@ func (c *Config) request(ctx context.Context, src Sources, res *extend.Result, n
 		PipeNames:                c.Spec.Pipes,
 		ServerSideApply:          c.Spec.ServerSideApply,
 		PublisherImage:           c.Spec.PublisherImage,
+		KubeVersion:              c.kubeVersion(),
 		ExpectedResourceVersions: c.Spec.ExpectedResourceVersions,
 		Resources:                c.Spec.Resources,
 		Source:                   strings.Join(ids, " <- "),
@@ -566,6 +587,16 @@ func (c *Config) ApplyArgoCD(s *argocd.Settings) {
 	}
 	if s.Target != "" {
 		c.Spec.Target = s.Target
+	}
+	switch {
+	case s.KubeVersion != "":
+		c.Spec.KubeVersion = s.KubeVersion
+	case c.Spec.KubeVersion == "" && s.ClusterVersion != "":
+		// The destination cluster's version, when this build knows it
+		// (a newer cluster gets the newest version kudo-render knows).
+		if _, err := versions.Parse(s.ClusterVersion); err == nil {
+			c.Spec.KubeVersion = s.ClusterVersion
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
 		c.SetParam(k, s.Params[k])

@@ -7,6 +7,7 @@ import (
 	"github.com/kudo-render/kudo-render/argocd"
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/flux"
+	"github.com/kudo-render/kudo-render/kube/versions"
 )
 
 // Target is the kind of output a config asks for.
@@ -54,7 +55,8 @@ func (c *Config) Target() Target {
 // EngineOptions are the render-wide options of the config: its Secret
 // copy policy and its target's decorations; warnings go to warn.
 func (c *Config) EngineOptions(warn func(string)) engine.Options {
-	return engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator()}
+	kv, _ := versions.Parse(c.Spec.KubeVersion) // checked by Check; "" is the default
+	return engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator(), KubeVersion: kv}
 }
 
 // Render renders the config: it loads the framework with its chain,

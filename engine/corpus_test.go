@@ -17,6 +17,7 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/plan"
 	"github.com/kudo-render/kudo-render/render"
@@ -29,12 +30,32 @@ func renderCorpus(t testing.TB, dir string, params map[string]any) []*object.Obj
 }
 
 func renderCorpusItems(t testing.TB, dir string, params map[string]any) []engine.Item {
+	return renderCorpusFor(t, dir, params, versions.Default)
+}
+
+// renderCorpusEra renders a corpus package for the Kubernetes version its
+// operator.yaml names (kubernetesVersion), as KUDO's engine did: no API
+// version is converted.
+func renderCorpusEra(t testing.TB, dir string) []*object.Object {
 	t.Helper()
 	b, err := bundle.LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := engine.RenderWith(engine.Options{}, engine.Request{
+	v, err := versions.Parse(b.KubernetesVersion)
+	if err != nil {
+		t.Fatalf("operator.yaml kubernetesVersion: %v", err)
+	}
+	return engine.Objects(renderCorpusFor(t, dir, nil, v))
+}
+
+func renderCorpusFor(t testing.TB, dir string, params map[string]any, v versions.Version) []engine.Item {
+	t.Helper()
+	b, err := bundle.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := engine.RenderWith(engine.Options{KubeVersion: v}, engine.Request{
 		Bundle: b, Instance: render.Instance{Name: "inst", Namespace: "ns1"}, Params: params,
 	})
 	if err != nil {
@@ -223,7 +244,7 @@ func TestCompatibilityWithKUDO(t *testing.T) {
 		t.Run(op, func(t *testing.T) {
 			ref := loadReference(t, op)
 			ours := map[string]map[string]any{}
-			for _, o := range renderCorpus(t, dir, nil) {
+			for _, o := range renderCorpusEra(t, dir) {
 				m, err := roundTrip(o.Map)
 				if err != nil {
 					t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/kudo-render/kudo-render/extend"
 	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/kube"
+	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/refs"
 	"github.com/kudo-render/kudo-render/render"
@@ -34,6 +35,10 @@ type Request struct {
 	// off for KUDO packages); see [ServerSideApply].
 	ServerSideApply *bool
 	PublisherImage  string
+	// KubeVersion is the Kubernetes version the config asks for ("1.34"),
+	// "" for the default: part of the processed-by marker, since it
+	// changes the output (Options.KubeVersion is what the render uses).
+	KubeVersion string
 	// Source is the provenance written on every object; default
 	// name@version of the bundle. Extensions list their chain
 	// ("ext@1 <- base@2").
@@ -83,6 +88,9 @@ func Marker(req Request) (string, error) {
 	}
 	if req.ServerSideApply != nil {
 		extra["serverSideApply"] = fmt.Sprint(*req.ServerSideApply)
+	}
+	if req.KubeVersion != "" {
+		extra["kubeVersion"] = req.KubeVersion
 	}
 	d, err := digest.InputDigest(digest.Input{
 		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
@@ -177,6 +185,20 @@ type Options struct {
 	// objects out (its parameter is false), with the objects it would
 	// render, in output order of the requests.
 	ToggledOff func(OffToggle)
+	// KubeVersion is the Kubernetes version the render targets; zero is
+	// versions.Default. Objects of API versions it no longer serves are
+	// converted to their successors, and every object is validated
+	// against its API (see docs/kubernetes-versions.md).
+	KubeVersion versions.Version
+	// CRDs are CustomResourceDefinitions that are not objects of the
+	// render: custom resources of their kinds are validated against their
+	// schemas.
+	CRDs []*object.Object
+	// NoValidate skips the validation against the Kubernetes API.
+	NoValidate bool
+	// Note, when set, receives notes (a conversion to another API
+	// version) as diagnostics; otherwise Warn gets their text.
+	Note func(*diag.Diagnostic)
 	// Decorate, when set, writes an adapter's annotations (Argo CD waves
 	// and hooks, Flux's force) once objects are final but before their
 	// resource versions are digested, so the digests cover them.
@@ -222,6 +244,9 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	if err := normalize(objs, items, opts); err != nil {
 		return nil, err
 	}
+	if err := convert(items, opts); err != nil {
+		return nil, err
+	}
 	scopes := enhance.ScopesOf(objs)
 	// An object listed twice is enhanced twice, in item order.
 	par.DoIf(par.Distinct(objs), len(items), func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) })
@@ -244,6 +269,11 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	}
 	if err := finish(items, reqs); err != nil {
 		return nil, err
+	}
+	if !opts.NoValidate {
+		if err := validateItems(items, opts); err != nil {
+			return nil, err
+		}
 	}
 	Sort(items)
 	return items, nil

@@ -26,7 +26,7 @@ plans:
 `)},
 	"params.yaml":        {Data: []byte("replicas: {default: \"2\"}\n")},
 	"templates/cm.yaml":  {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"{{ .Name }}\"}\ndata: {replicas: \"{{ .Params.replicas }}\"}\n")},
-	"templates/job.yaml": {Data: []byte("apiVersion: batch/v1\nkind: Job\nmetadata: {name: \"{{ .Name }}-migrate\"}\n")},
+	"templates/job.yaml": {Data: []byte("apiVersion: batch/v1\nkind: Job\nmetadata: {name: \"{{ .Name }}-migrate\"}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: migrate, image: \"web:1.0\"}]\n")},
 }
 
 func ExampleRenderWith() {

@@ -48,6 +48,9 @@ type Function struct {
 	SourcesFor func(*config.Config) config.Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
+	// notes are the notes of the last run (conversions to other API
+	// versions), returned as results of severity info.
+	notes []*diag.Diagnostic
 	// Limits bound the input; the zero value means limits.Current().
 	Limits limits.Limits
 }
@@ -88,6 +91,7 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	legacy := map[*object.Object]string{}
+	f.notes = nil
 	res, err := f.process(rl, legacy)
 	if err != nil {
 		results := toResults(err)
@@ -100,7 +104,11 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 	if res == nil { // nothing to change: the input as it was
 		return data, nil
 	}
-	return encodeList(res, legacy, rl.functionConfig, nil)
+	var notes []*KRMResult
+	for _, d := range f.notes {
+		notes = append(notes, Result(d))
+	}
+	return encodeList(res, legacy, rl.functionConfig, notes)
 }
 
 // outItem is an item of the output: raw text, or an object to encode.
@@ -225,6 +233,12 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, kept []*ite
 	}
 	lookup := lazyObjects(plain)
 	opts := cfg.EngineOptions(f.Warn)
+	opts.Note = func(d *diag.Diagnostic) {
+		f.notes = append(f.notes, d) // a result of the ResourceList, and on stderr
+		if f.Warn != nil {
+			f.Warn(d.Error())
+		}
+	}
 	opts.Lookup = withRefs
 	opts.LookupFunc = lookup
 	items, err := engine.RenderWith(opts, reqs...)

@@ -62,10 +62,10 @@ func TestOutputWriting(t *testing.T) {
 		},
 		"ObjectNameEscapes": {
 			class:   "writing output",
-			reason:  "an object name full of separators and .. stays a file name inside DIR",
+			reason:  "an object name full of separators and .. stays a file name inside DIR (a kind of a group kudo-render cannot validate: a built-in kind with such a name is refused first)",
 			succeed: true,
 			setup: func(t *testing.T, dir string) []string {
-				p := pkg(t, dir, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ../../../escaped\n"}, nil)
+				p := pkg(t, dir, map[string]string{"cm.yaml": "apiVersion: example.com/v1\nkind: ConfigMap\nmetadata:\n  name: ../../../escaped\n"}, nil)
 				return []string{"render", p, "--name", "inst", "-o", "{out}"}
 			},
 			check: func(t *testing.T, dir, _ string) {
