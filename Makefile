@@ -12,7 +12,7 @@ FUZZTIME ?= 2000x
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./tmpl/... ./engine/... ./object/... ./kube/... ./internal/par/... ./fn/... ./config/... ./output/... ./digest/... ./enhance/... ./refs/...
 
-.PHONY: all build demo test unit race vet fuzz bench bench-compare clean
+.PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets
 
 all: build
 
@@ -31,8 +31,12 @@ vet:
 	@out=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt -w needed on:"; echo "$$out"; exit 1; fi
 
-unit:
-	$(GO) test -count=1 ./...
+unit: kube-assets
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/kubetest/install.sh)} $(GO) test -count=1 ./...
+
+## kube-assets: kube-apiserver and etcd for the API server tests (internal/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
+kube-assets:
+	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/kubetest/install.sh >/dev/null; fi
 
 race:
 	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)
