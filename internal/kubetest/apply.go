@@ -113,7 +113,10 @@ func (s *Server) ApplyYAML(ctx context.Context, stream []byte) ([]Result, error)
 		if err := json.Unmarshal(body, &obj); err != nil {
 			return nil, fmt.Errorf("document %d is not an object: %w", i, err)
 		}
-		items = append(items, newItem(obj, body))
+		// The document as written is the body (an apply patch is YAML), as
+		// kubectl sends it: the server sees what the file says, duplicate
+		// keys included.
+		items = append(items, newItem(obj, doc))
 	}
 	return s.apply(ctx, items)
 }

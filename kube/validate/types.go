@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -73,7 +74,13 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 		return structErrors(v, t, p, fix)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return expect(v, p, "string", isString)
+			if errs := expect(v, p, "string", isString); errs != nil {
+				return errs
+			}
+			if _, err := base64.StdEncoding.DecodeString(v.(string)); err != nil {
+				return field.ErrorList{field.Invalid(p, v, "expected base64 data: "+err.Error())}
+			}
+			return nil
 		}
 		l, ok := v.([]any)
 		if !ok {

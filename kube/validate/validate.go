@@ -99,7 +99,11 @@ func (v *Validator) Object(o *object.Object) []*diag.Diagnostic {
 	if !s.Recognizes(gvk) {
 		return nil // served, but not a kind whose rules kudo-render has
 	}
-	return toDiags(res, validateBuiltin(s, gvk, o))
+	errs := validateBuiltin(s, gvk, o)
+	if gvk.Group == "" && gvk.Kind == "Secret" {
+		hideSecretValues(errs)
+	}
+	return toDiags(res, errs)
 }
 
 // builtinGroup reports whether group is one of the API server's own.
@@ -355,6 +359,16 @@ func withoutFields(errs, removed field.ErrorList) field.ErrorList {
 		}
 	}
 	return out
+}
+
+// hideSecretValues leaves the values of a Secret's data out of its
+// errors: messages end up in CI logs and pull-request comments.
+func hideSecretValues(errs field.ErrorList) {
+	for _, e := range errs {
+		if strings.HasPrefix(e.Field, "data") || strings.HasPrefix(e.Field, "stringData") {
+			e.BadValue = field.OmitValueType{}
+		}
+	}
 }
 
 // toDiags turns field errors into diagnostics of the resource, without

@@ -76,6 +76,8 @@ func TestObject(t *testing.T) {
 			want: []string{"spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"}},
 		{reason: "an apiVersion no longer served", src: "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
 			want: []string{"apiVersion: policy/v1beta1 is not served by Kubernetes 1.37; PodDisruptionBudget is served as policy/v1"}},
+		{reason: "a Secret's values never appear in messages", src: "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {password: hunter2!}\nstringData: {\"a b\": hunter3}\n",
+			want: []string{"data[password]: Invalid value: expected base64 data", "data[a b]: Invalid value: a valid config key"}},
 		{reason: "kinds of unknown groups are not validated", src: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Not_Valid}\nspec: {size: x}\n"},
 		{reason: "a Job gets its generated selector", src: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
@@ -90,6 +92,9 @@ func TestObject(t *testing.T) {
 				for _, d := range ds {
 					msgs = append(msgs, d.Field+": "+d.Msg)
 				}
+			}
+			if strings.Contains(strings.Join(msgs, "\n"), "hunter") {
+				t.Errorf("a Secret value in a message:\n%s", strings.Join(msgs, "\n"))
 			}
 			if len(msgs) != len(c.want) {
 				t.Fatalf("got %d problems, want %d:\n%s", len(msgs), len(c.want), strings.Join(msgs, "\n"))
