@@ -3,8 +3,11 @@ package validate_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/internal/kubetest"
@@ -228,4 +231,26 @@ var agreeCases = []struct {
 	{reason: "a namespace name that is no label", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: My.Namespace}\n", refused: "metadata.name"},
 	{reason: "a custom resource against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: agree}\nspec: {size: big}\n", refused: "spec.size"},
 	{reason: "a valid custom resource", src: strings.NewReplacer("widget", "gadget", "Widget", "Gadget").Replace(crd) + "---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: agree}\nspec: {size: 3}\n"},
+}
+
+// TestServedKinds: the table of served kinds is what a real API server
+// of ServedVersion serves with its default flags.
+func TestServedKinds(t *testing.T) {
+	srv := kubetest.Start(t)
+	if v := kubetest.KubeVersion(); !strings.HasPrefix(strings.TrimPrefix(v, "v"), validate.ServedVersion+".") {
+		t.Fatalf("the test server is %s, the table is of %s", v, validate.ServedVersion)
+	}
+	var live []string
+	for _, k := range srv.DefaultKinds() {
+		live = append(live, k.String())
+	}
+	var table []string
+	for _, k := range validate.ServedKinds() {
+		table = append(table, k.String())
+	}
+	slices.Sort(live)
+	slices.Sort(table)
+	if diff := cmp.Diff(live, table); diff != "" {
+		t.Errorf("served kinds differ from the server's discovery (-server +table):\n%s", diff)
+	}
 }

@@ -1,6 +1,10 @@
 package validate
 
-import "k8s.io/apimachinery/pkg/runtime/schema"
+import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
 
 // ServedVersion is the Kubernetes version whose API servedKinds lists.
 const ServedVersion = "1.37"
@@ -82,6 +86,10 @@ var servedKinds = []schema.GroupVersionKind{
 	{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass"},
 	{Group: "storagemigration.k8s.io", Version: "v1", Kind: "StorageVersionMigration"},
 }
+
+// ServedKinds returns the kinds Kubernetes ServedVersion serves by
+// default, sorted.
+func ServedKinds() []schema.GroupVersionKind { return slices.Clone(servedKinds) }
 
 // servedSet indexes servedKinds.
 var servedSet = func() map[schema.GroupVersionKind]bool {
