@@ -88,6 +88,7 @@ func registerDiffFlags(c *cobra.Command, f *diffFlags) {
 	fl.StringVar(&f.render.target, "target", "", "argocd or plain, both sides (overrides spec.target)")
 	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict), both sides")
 	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
+	fl.StringArrayVar(&f.render.crds, "crds", nil, crdsUsage)
 	fl.StringVar(&f.fromRev, "from-rev", "", "old side: FROM.yaml as it is at this git revision of its repository (e.g. origin/main, HEAD~1)")
 	fl.StringVarP(&f.format, "output", "o", "text", "text, markdown (a pull-request comment) or json")
 	fl.StringVar(&f.title, "title", "", "markdown: the comment's title (default \"kudo-render diff\")")

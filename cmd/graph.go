@@ -55,6 +55,7 @@ every object.`,
 	fl.StringArrayVarP(&f.render.params, "param", "p", nil, "parameter KEY=VALUE, repeatable (overrides spec.params)")
 	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict)")
 	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
+	fl.StringArrayVar(&f.render.crds, "crds", nil, crdsUsage)
 	fl.StringVar(&f.format, "format", "mermaid", "mermaid or dot")
 	fl.StringVar(&f.detail, "detail", "auto", "objects, kinds (counts per kind in each step), steps, or auto (mermaid: the finest that fits; dot: objects)")
 	return c

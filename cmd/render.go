@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,7 +22,11 @@ type renderFlags struct {
 	plans, params                   []string
 	strict                          bool
 	kubeVersion                     string
+	crds                            []string
 }
+
+// crdsUsage is the help of --crds.
+const crdsUsage = "file or folder of CustomResourceDefinitions the render does not hold, repeatable (adds to spec.crds): custom resources of their kinds are validated against their schemas"
 
 // kubeVersionUsage is the help of --kube-version.
 const kubeVersionUsage = "Kubernetes version to render for, e.g. 1.34 (overrides spec.kubeVersion; default: the newest supported): removed API versions are converted, objects validated against its API"
@@ -69,6 +74,7 @@ status is 1.`,
 	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "write one file per object into this folder instead of stdout")
 	c.Flags().BoolVar(&f.strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml (spec.strict)")
 	c.Flags().StringVar(&f.kubeVersion, "kube-version", "", kubeVersionUsage)
+	c.Flags().StringArrayVar(&f.crds, "crds", nil, crdsUsage)
 	return c
 }
 
@@ -149,6 +155,13 @@ func configFor(arg string, f renderFlags) (*config.Config, error) {
 	}
 	if f.kubeVersion != "" {
 		cfg.Spec.KubeVersion = f.kubeVersion
+	}
+	for _, p := range f.crds {
+		abs, err := filepath.Abs(p) // relative to the working folder, not the config's
+		if err != nil {
+			return nil, err
+		}
+		cfg.Spec.CRDs = append(cfg.Spec.CRDs, abs)
 	}
 	for _, kv := range f.params {
 		k, v, ok := strings.Cut(kv, "=")

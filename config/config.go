@@ -85,6 +85,10 @@ type Spec struct {
 	// it no longer serves are converted to their successors, and every
 	// object is validated against its API (docs/kubernetes-versions.md).
 	KubeVersion string `yaml:"kubeVersion,omitempty" json:"kubeVersion,omitempty"`
+	// CRDs are files or folders of CustomResourceDefinitions that the
+	// render does not hold (installed by another application): custom
+	// resources of their kinds are validated against their schemas.
+	CRDs []string `yaml:"crds,omitempty" json:"crds,omitempty"`
 	// ExpectedResourceVersions pins the output: Kind/namespace/name (or
 	// Kind/name) -> sha256:... as kudorender.dev/resource-version shows.
 	// A render whose output differs fails (kudo-render lock --pin-output

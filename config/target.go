@@ -56,7 +56,11 @@ func (c *Config) Target() Target {
 // copy policy and its target's decorations; warnings go to warn.
 func (c *Config) EngineOptions(warn func(string)) engine.Options {
 	kv, _ := versions.Parse(c.Spec.KubeVersion) // checked by Check; "" is the default
-	return engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator(), KubeVersion: kv}
+	opts := engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator(), KubeVersion: kv}
+	if len(c.Spec.CRDs) > 0 {
+		opts.LoadCRDs = c.CRDs
+	}
+	return opts
 }
 
 // Render renders the config: it loads the framework with its chain,

@@ -194,6 +194,9 @@ type Options struct {
 	// render: custom resources of their kinds are validated against their
 	// schemas.
 	CRDs []*object.Object
+	// LoadCRDs, when set, gives more such definitions; it is called only
+	// when the render is validated.
+	LoadCRDs func() ([]*object.Object, error)
 	// NoValidate skips the validation against the Kubernetes API.
 	NoValidate bool
 	// Note, when set, receives notes (a conversion to another API

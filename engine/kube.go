@@ -68,7 +68,15 @@ func convert(items []Item, opts Options) error {
 func validateItems(items []Item, opts Options) error {
 	v := kubeVersion(opts)
 	objs := Objects(items)
-	val := validate.New(objs, validate.Options{CRDs: opts.CRDs, Version: v.String(), Older: olderThan(v)})
+	crds := opts.CRDs
+	if opts.LoadCRDs != nil {
+		more, err := opts.LoadCRDs()
+		if err != nil {
+			return err
+		}
+		crds = append(slices.Clip(crds), more...)
+	}
+	val := validate.New(objs, validate.Options{CRDs: crds, Version: v.String(), Older: olderThan(v)})
 	found := make([][]*diag.Diagnostic, len(items))
 	par.Do(len(items), func(i int) { found[i] = val.Object(objs[i]) })
 	var list []*diag.Diagnostic

@@ -1,0 +1,128 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// maxCRDFiles bounds the files read from the folders of spec.crds.
+const maxCRDFiles = 10000
+
+// CRDs reads the CustomResourceDefinitions of spec.crds: YAML files, or
+// folders whose *.yaml and *.yml files are read (subfolders included);
+// other kinds in them are ignored. Paths are relative to the config's
+// folder and, for the KRM function and the Argo CD plugin, stay inside
+// their confinement folder (symbolic links resolved); files are read
+// through an os.Root, each within --max-file-bytes and --max-yaml-values.
+func (c *Config) CRDs() ([]*object.Object, error) {
+	var out []*object.Object
+	for i, p := range c.Spec.CRDs {
+		objs, err := c.readCRDs(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: spec.crds[%d]: %w", c.File, i, err)
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+func (c *Config) readCRDs(p string) ([]*object.Object, error) {
+	full := c.local(p)
+	confine := c.Confine
+	if confine == "" && c.KRM {
+		confine = c.Dir
+	}
+	if confine != "" {
+		if err := location.Confined(confine, full); err != nil {
+			return nil, err
+		}
+	}
+	info, err := os.Stat(full)
+	if err != nil {
+		return nil, err
+	}
+	dir, name := full, "."
+	if !info.IsDir() {
+		dir, name = filepath.Dir(full), filepath.Base(full)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var files []string
+	err = fs.WalkDir(root.FS(), name, func(f string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() || !(strings.HasSuffix(f, ".yaml") || strings.HasSuffix(f, ".yml")) && f != name:
+			return nil
+		case len(files) >= maxCRDFiles:
+			return fmt.Errorf("more than %d files", maxCRDFiles)
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*object.Object
+	for _, f := range files {
+		objs, err := readCRDFile(root, f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path.Join(p, f), err)
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
+// readCRDFile reads the CustomResourceDefinitions of one YAML stream.
+func readCRDFile(root *os.Root, name string) ([]*object.Object, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	max := limits.Current().FileBytes
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, limits.Err("file-bytes", max, name)
+	}
+	if _, err := strictyaml.CheckStream(data, name); err != nil {
+		return nil, err
+	}
+	var out []*object.Object
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var m map[string]any
+		err := dec.Decode(&m)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		o := object.New(m)
+		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
+			out = append(out, o)
+		}
+	}
+}
