@@ -37,3 +37,33 @@ func BenchmarkRenderKafka(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRenderKafkaValidation renders kafka's deploy plan with and
+// without the validation against the Kubernetes API (and for the
+// package's own 1.16, where nothing is converted), to show what
+// conversion and validation add to a render.
+func BenchmarkRenderKafkaValidation(b *testing.B) {
+	bun, err := bundle.LoadDir(testcorpus.Operators(b)["kafka"])
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opts engine.Options
+	}{
+		{"validated", engine.Options{}},
+		{"not-validated", engine.Options{NoValidate: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				items, err := engine.RenderWith(c.opts, engine.Request{Bundle: bun, Instance: render.Instance{Name: "inst", Namespace: "ns1"}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := object.Stream(engine.Objects(items)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
