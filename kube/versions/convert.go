@@ -85,7 +85,7 @@ func (r *row) convert(m map[string]any, succ string) (map[string]any, []string, 
 	case byHPA:
 		return convertHPA(m, r.APIVersion, succ)
 	}
-	s, err := theScheme()
+	s, err := schemeFor(succ)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -104,7 +104,7 @@ func (r *row) convert(m map[string]any, succ string) (map[string]any, []string, 
 		return nil, nil, ref, err
 	}
 	if r.how == byCRD {
-		if ref, err := crdAfter(s, t, out); ref != nil || err != nil {
+		if ref, err := crdAfter(t, out); ref != nil || err != nil {
 			return nil, nil, ref, err
 		}
 	}

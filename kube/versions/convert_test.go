@@ -2,6 +2,8 @@ package versions
 
 import (
 	"errors"
+	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -1575,4 +1577,35 @@ func checkResource(t *testing.T, d *diag.Diagnostic, in map[string]any) {
 	if diff := cmp.Diff(want, d.Resource); diff != "" {
 		t.Errorf("resource differs (-want +got):\n%s", diff)
 	}
+}
+
+// TestConvertConcurrently converts every case from several goroutines at
+// once (the engine converts the objects of a render on all cores), first
+// conversions into each group included: go test -race finds no race, and
+// every result is the one of TestConvert.
+func TestConvertConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 {
+		for _, tc := range convertCases {
+			wg.Go(func() {
+				target := tc.target
+				if target == (Version{}) {
+					target = Default
+				}
+				o := obj(t, tc.in)
+				d, err := Convert(o, target)
+				switch {
+				case tc.err != "":
+					if err == nil || d != nil {
+						t.Errorf("%s: %v, %v", tc.reason, d, err)
+					}
+				case tc.want != "":
+					if err != nil || !reflect.DeepEqual(o.Map, parse(t, tc.want)) {
+						t.Errorf("%s: %v, %v", tc.reason, d, err)
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
 }

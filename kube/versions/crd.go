@@ -161,7 +161,7 @@ func crdNormalize(obj runtime.Object) {
 
 // crdAfter refuses a converted CRD whose versions v1 would refuse: each
 // needs a structural schema.
-func crdAfter(s *runtime.Scheme, t *typed, out map[string]any) (*refusal, error) {
+func crdAfter(t *typed, out map[string]any) (*refusal, error) {
 	obj, ref, err := t.decode(out, t.new)
 	if ref != nil || err != nil {
 		return ref, err

@@ -37,11 +37,12 @@
 // conversion functions of k8s.io/kubernetes/pkg/apis/<group>/<version>
 // (k8s.io/apiextensions-apiserver for CustomResourceDefinitions), as
 // kube-apiserver converts stored objects. The Go types, conversions and
-// defaults live in a private runtime.Scheme registered from the packages'
-// AddToScheme functions on the first conversion of the process (never
-// their install packages, which fill the global legacyscheme in their
-// init functions): a render without removed API versions pays nothing
-// for it.
+// defaults live in private runtime.Schemes, one per API group, registered
+// from the packages' AddToScheme functions on the first conversion into
+// the group (never from their install packages, which fill the global
+// legacyscheme in their init functions): a render without removed API
+// versions pays nothing for them, one that converts PodDisruptionBudgets
+// only for the policy group.
 //
 // A conversion must keep what the object does:
 //

@@ -64,9 +64,9 @@ func checkOutput(t testing.TB, o *object.Object, target Version) {
 	if d, err := Convert(again, target); d != nil || err != nil || !reflect.DeepEqual(again.Map, o.Map) {
 		t.Errorf("converting the output again: %v, %v", d, err)
 	}
-	s, err := theScheme()
+	s, err := schemeFor(o.APIVersion())
 	if err != nil {
-		t.Fatal(err)
+		return // no Go types for it (APIService)
 	}
 	gv, err := schema.ParseGroupVersion(o.APIVersion())
 	if err != nil {

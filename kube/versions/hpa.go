@@ -46,7 +46,7 @@ func convertHPA(m map[string]any, from, to string) (map[string]any, []string, *r
 			notes = append(notes, "moved annotation "+behaviorAnnotation+" to spec.behavior")
 		}
 	}
-	s, err := theScheme()
+	s, err := schemeFor(to)
 	if err != nil {
 		return nil, nil, nil, err
 	}

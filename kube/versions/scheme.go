@@ -1,6 +1,8 @@
 package versions
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 
 	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -66,51 +68,62 @@ import (
 	storagev1beta1 "k8s.io/kubernetes/pkg/apis/storage/v1beta1"
 )
 
-// The scheme holds the Go types, conversions and defaults of every group
-// version the table converts from or to, and the internal types between
-// them. It is private (the packages' AddToScheme functions, never their
+// A scheme holds the Go types, conversions and defaults of the group
+// versions of one API group the table converts from or to, the internal
+// types between them, and the extensions/v1beta1 kinds that moved to the
+// group. It is private (the packages' AddToScheme functions, never their
 // install packages, which fill the global legacyscheme in init) and built
-// on the first conversion: a render without removed API versions never
-// pays for it.
-var (
-	schemeOnce sync.Once
-	scheme     *runtime.Scheme
-	schemeErr  error
-)
-
-// groups are the AddToScheme functions the scheme is built from: internal
-// types first, then versions (conversions refer to both).
-var groups = []func(*runtime.Scheme) error{
-	core.AddToScheme, corev1.AddToScheme,
-	admissionregistration.AddToScheme, admissionregistrationv1.AddToScheme, admissionregistrationv1beta1.AddToScheme,
-	apps.AddToScheme, appsv1.AddToScheme, appsv1beta1.AddToScheme, appsv1beta2.AddToScheme, extensionsv1beta1.AddToScheme,
-	authentication.AddToScheme, authenticationv1.AddToScheme, authenticationv1beta1.AddToScheme,
-	authorization.AddToScheme, authorizationv1.AddToScheme, authorizationv1beta1.AddToScheme,
-	autoscaling.AddToScheme, autoscalingv2.AddToScheme,
-	batch.AddToScheme, batchv1.AddToScheme, batchv1beta1.AddToScheme,
-	certificates.AddToScheme, certificatesv1.AddToScheme, certificatesv1beta1.AddToScheme,
-	coordination.AddToScheme, coordinationv1.AddToScheme, coordinationv1beta1.AddToScheme,
-	discovery.AddToScheme, discoveryv1.AddToScheme, discoveryv1beta1.AddToScheme,
-	events.AddToScheme, eventsv1.AddToScheme, eventsv1beta1.AddToScheme,
-	flowcontrol.AddToScheme, flowcontrolv1.AddToScheme, flowcontrolv1beta1.AddToScheme, flowcontrolv1beta2.AddToScheme, flowcontrolv1beta3.AddToScheme,
-	networking.AddToScheme, networkingv1.AddToScheme, networkingv1beta1.AddToScheme,
-	node.AddToScheme, nodev1.AddToScheme, nodev1beta1.AddToScheme,
-	policy.AddToScheme, policyv1.AddToScheme, policyv1beta1.AddToScheme,
-	rbac.AddToScheme, rbacv1.AddToScheme, rbacv1alpha1.AddToScheme, rbacv1beta1.AddToScheme,
-	scheduling.AddToScheme, schedulingv1.AddToScheme, schedulingv1beta1.AddToScheme,
-	storage.AddToScheme, storagev1.AddToScheme, storagev1beta1.AddToScheme,
-	apiextensions.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme,
+// on the first conversion into its group: a render without removed API
+// versions never pays for one, and a render that converts
+// PodDisruptionBudgets only pays for the policy group.
+type lazyScheme struct {
+	once sync.Once
+	s    *runtime.Scheme
+	err  error
+	add  []func(*runtime.Scheme) error
 }
 
-// theScheme builds the scheme once.
-func theScheme() (*runtime.Scheme, error) {
-	schemeOnce.Do(func() { scheme, schemeErr = buildScheme() })
-	return scheme, schemeErr
+// groups maps each API group a removed version converts into to the
+// AddToScheme functions of its scheme: internal types first, then
+// versions (conversions refer to both).
+var groups = map[string]*lazyScheme{
+	"admissionregistration.k8s.io": {add: fns(admissionregistration.AddToScheme, admissionregistrationv1.AddToScheme, admissionregistrationv1beta1.AddToScheme)},
+	"apps":                         {add: fns(apps.AddToScheme, appsv1.AddToScheme, appsv1beta1.AddToScheme, appsv1beta2.AddToScheme, extensionsv1beta1.AddToScheme)},
+	"authentication.k8s.io":        {add: fns(authentication.AddToScheme, authenticationv1.AddToScheme, authenticationv1beta1.AddToScheme)},
+	"authorization.k8s.io":         {add: fns(authorization.AddToScheme, authorizationv1.AddToScheme, authorizationv1beta1.AddToScheme)},
+	"autoscaling":                  {add: fns(autoscaling.AddToScheme, autoscalingv2.AddToScheme)},
+	"batch":                        {add: fns(batch.AddToScheme, batchv1.AddToScheme, batchv1beta1.AddToScheme)},
+	"certificates.k8s.io":          {add: fns(certificates.AddToScheme, certificatesv1.AddToScheme, certificatesv1beta1.AddToScheme)},
+	"coordination.k8s.io":          {add: fns(coordination.AddToScheme, coordinationv1.AddToScheme, coordinationv1beta1.AddToScheme)},
+	"discovery.k8s.io":             {add: fns(discovery.AddToScheme, discoveryv1.AddToScheme, discoveryv1beta1.AddToScheme)},
+	"events.k8s.io":                {add: fns(core.AddToScheme, corev1.AddToScheme, events.AddToScheme, eventsv1.AddToScheme, eventsv1beta1.AddToScheme)},
+	"flowcontrol.apiserver.k8s.io": {add: fns(flowcontrol.AddToScheme, flowcontrolv1.AddToScheme, flowcontrolv1beta1.AddToScheme, flowcontrolv1beta2.AddToScheme, flowcontrolv1beta3.AddToScheme)},
+	"networking.k8s.io":            {add: fns(networking.AddToScheme, networkingv1.AddToScheme, networkingv1beta1.AddToScheme, extensionsv1beta1.AddToScheme)},
+	"node.k8s.io":                  {add: fns(node.AddToScheme, nodev1.AddToScheme, nodev1beta1.AddToScheme)},
+	"policy":                       {add: fns(policy.AddToScheme, policyv1.AddToScheme, policyv1beta1.AddToScheme)},
+	"rbac.authorization.k8s.io":    {add: fns(rbac.AddToScheme, rbacv1.AddToScheme, rbacv1alpha1.AddToScheme, rbacv1beta1.AddToScheme)},
+	"scheduling.k8s.io":            {add: fns(scheduling.AddToScheme, schedulingv1.AddToScheme, schedulingv1beta1.AddToScheme)},
+	"storage.k8s.io":               {add: fns(storage.AddToScheme, storagev1.AddToScheme, storagev1beta1.AddToScheme)},
+	"apiextensions.k8s.io":         {add: fns(apiextensions.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme)},
 }
 
-func buildScheme() (*runtime.Scheme, error) {
+func fns(f ...func(*runtime.Scheme) error) []func(*runtime.Scheme) error { return f }
+
+// schemeFor returns the scheme of the API group of apiVersion, built on
+// first use.
+func schemeFor(apiVersion string) (*runtime.Scheme, error) {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	g := groups[group]
+	if g == nil {
+		return nil, fmt.Errorf("no scheme for the API group of %s", apiVersion)
+	}
+	g.once.Do(func() { g.s, g.err = g.build() })
+	return g.s, g.err
+}
+
+func (g *lazyScheme) build() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range groups {
+	for _, add := range g.add {
 		if err := add(s); err != nil {
 			return nil, err
 		}

@@ -88,80 +88,83 @@ const (
 // Default declare removed since (1.33 to 1.37: their prerelease-lifecycle
 // markers, which kube-apiserver follows), plus
 // rbac.authorization.k8s.io/v1alpha1, which 1.22 removed with v1beta1.
-// TestTableMatchesKubernetes checks it against those markers.
-var table = sortRows(slices.Concat(
-	// 1.16
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
-		Changes: appsChanges + "; spec.updateStrategy.type defaults to RollingUpdate (OnDelete before); spec.templateGeneration is removed"}}, "DaemonSet"),
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
-		Changes: appsChanges + "; spec.rollbackTo is removed; spec.progressDeadlineSeconds defaults to 600 (no deadline before), spec.revisionHistoryLimit to 10 (all before), maxSurge and maxUnavailable to 25% (1 before)"}}, "Deployment"),
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9), Changes: appsChanges}}, "ReplicaSet"),
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("networking.k8s.io/v1", 8), Changes: noChanges}}, "NetworkPolicy"),
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("policy/v1beta1", 10), Instead: pspInstead,
-		Changes: "policy/v1beta1 has the same fields, and is itself removed in 1.25"}, how: byRename}, "PodSecurityPolicy"),
-	kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9), Changes: noChanges}}, "ControllerRevision"),
-	kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
-		Changes: appsChanges + "; spec.rollbackTo is removed; spec.revisionHistoryLimit defaults to 10 (2 before)"}}, "Deployment"),
-	kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
-		Changes: appsChanges + "; spec.updateStrategy.type defaults to RollingUpdate (OnDelete before)"}}, "StatefulSet"),
-	kinds(row{Removal: Removal{APIVersion: "apps/v1beta2", Removed: v(16), Successors: since("apps/v1", 9), Changes: noChanges}}, "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"),
-	// 1.22
-	kinds(row{Removal: Removal{APIVersion: "admissionregistration.k8s.io/v1beta1", Removed: v(22), Successors: since("admissionregistration.k8s.io/v1", 16),
-		Changes: "webhooks[*].failurePolicy defaults to Fail (Ignore before), matchPolicy to Equivalent (Exact before), timeoutSeconds to 10 (30 before); sideEffects (None or NoneOnDryRun) and admissionReviewVersions are required"},
-		after: webhookSideEffects}, "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"),
-	kinds(row{Removal: Removal{APIVersion: "apiextensions.k8s.io/v1beta1", Removed: v(22), Successors: since("apiextensions.k8s.io/v1", 16),
-		Changes: "spec.scope is required; spec.version, validation, subresources and additionalPrinterColumns move into spec.versions[*]; every version needs a structural schema; spec.preserveUnknownFields: true becomes x-kubernetes-preserve-unknown-fields; JSONPath is renamed jsonPath"},
-		how: byCRD}, "CustomResourceDefinition"),
-	kinds(row{Removal: Removal{APIVersion: "apiregistration.k8s.io/v1beta1", Removed: v(22), Successors: since("apiregistration.k8s.io/v1", 10), Changes: noChanges}, how: byRename}, "APIService"),
-	kinds(row{Removal: Removal{APIVersion: "authentication.k8s.io/v1beta1", Removed: v(22), Successors: since("authentication.k8s.io/v1", 6), Changes: noChanges}}, "TokenReview"),
-	kinds(row{Removal: Removal{APIVersion: "authorization.k8s.io/v1beta1", Removed: v(22), Successors: since("authorization.k8s.io/v1", 6), Changes: "spec.group is renamed spec.groups"}},
-		"LocalSubjectAccessReview", "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview"),
-	kinds(row{Removal: Removal{APIVersion: "certificates.k8s.io/v1beta1", Removed: v(22), Successors: since("certificates.k8s.io/v1", 19),
-		Changes: "spec.signerName and spec.usages are required; kubernetes.io/legacy-unknown cannot be requested"}, after: csrSigner}, "CertificateSigningRequest"),
-	kinds(row{Removal: Removal{APIVersion: "coordination.k8s.io/v1beta1", Removed: v(22), Successors: since("coordination.k8s.io/v1", 14), Changes: noChanges}}, "Lease"),
-	kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: ingressChanges}}, "Ingress"),
-	kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: ingressChanges}}, "Ingress"),
-	kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: noChanges}}, "IngressClass"),
-	kinds(row{Removal: Removal{APIVersion: "rbac.authorization.k8s.io/v1alpha1", Removed: v(22), Successors: since("rbac.authorization.k8s.io/v1", 8), Changes: "an alpha version, served only when enabled; no notable changes"}},
-		"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
-	kinds(row{Removal: Removal{APIVersion: "rbac.authorization.k8s.io/v1beta1", Removed: v(22), Successors: since("rbac.authorization.k8s.io/v1", 8), Changes: noChanges}},
-		"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
-	kinds(row{Removal: Removal{APIVersion: "scheduling.k8s.io/v1beta1", Removed: v(22), Successors: since("scheduling.k8s.io/v1", 14), Changes: noChanges}}, "PriorityClass"),
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 19), Changes: noChanges}}, "CSIDriver"),
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 17), Changes: noChanges}}, "CSINode"),
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 6), Changes: noChanges}}, "StorageClass"),
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 13), Changes: noChanges}}, "VolumeAttachment"),
-	// 1.25
-	kinds(row{Removal: Removal{APIVersion: "autoscaling/v2beta1", Removed: v(25), Successors: since("autoscaling/v2", 23),
-		Changes: "metrics[*] targets move into target (targetAverageUtilization becomes target.averageUtilization with target.type Utilization); metricName and selector move into metric"}, how: byHPA}, "HorizontalPodAutoscaler"),
-	kinds(row{Removal: Removal{APIVersion: "batch/v1beta1", Removed: v(25), Successors: since("batch/v1", 21), Changes: noChanges}}, "CronJob"),
-	kinds(row{Removal: Removal{APIVersion: "discovery.k8s.io/v1beta1", Removed: v(25), Successors: since("discovery.k8s.io/v1", 21),
-		Changes: "endpoints[*].topology becomes nodeName, zone and the read-only deprecatedTopology"}, after: sliceTopology}, "EndpointSlice"),
-	kinds(row{Removal: Removal{APIVersion: "events.k8s.io/v1beta1", Removed: v(25), Successors: since("events.k8s.io/v1", 19),
-		Changes: "type is Normal or Warning; deprecated fields are renamed deprecated*"}}, "Event"),
-	kinds(row{Removal: Removal{APIVersion: "node.k8s.io/v1beta1", Removed: v(25), Successors: since("node.k8s.io/v1", 20), Changes: noChanges}}, "RuntimeClass"),
-	kinds(row{Removal: Removal{APIVersion: "policy/v1beta1", Removed: v(25), Successors: since("policy/v1", 21),
-		Changes: "an empty spec.selector ({}) selects every pod of the namespace (none before)"}, check: pdbEmptySelector}, "PodDisruptionBudget"),
-	kinds(row{Removal: Removal{APIVersion: "policy/v1beta1", Removed: v(25), Instead: pspInstead, Changes: "removed without successor"}}, "PodSecurityPolicy"),
-	// 1.26
-	kinds(row{Removal: Removal{APIVersion: "autoscaling/v2beta2", Removed: v(26), Successors: since("autoscaling/v2", 23), Changes: noChanges}, how: byHPA}, "HorizontalPodAutoscaler"),
-	kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta1", Removed: v(26), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29, "flowcontrol.apiserver.k8s.io/v1beta3", 26),
-		Changes: flowChanges}}, "FlowSchema", "PriorityLevelConfiguration"),
-	// 1.27
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(27), Successors: since("storage.k8s.io/v1", 24), Changes: noChanges}}, "CSIStorageCapacity"),
-	// 1.29
-	kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta2", Removed: v(29), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29, "flowcontrol.apiserver.k8s.io/v1beta3", 26),
-		Changes: flowChanges}}, "FlowSchema", "PriorityLevelConfiguration"),
-	// 1.32
-	kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta3", Removed: v(32), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29),
-		Changes: "spec.limited.nominalConcurrencyShares defaults to 30 only when unset (an explicit 0 stays 0)"}}, "FlowSchema", "PriorityLevelConfiguration"),
-	// 1.33 to 1.37: beta versions past their lifecycle in the Kubernetes libraries.
-	kinds(row{Removal: Removal{APIVersion: "authentication.k8s.io/v1beta1", Removed: v(33), Successors: since("authentication.k8s.io/v1", 28), Changes: noChanges}}, "SelfSubjectReview"),
-	kinds(row{Removal: Removal{APIVersion: "admissionregistration.k8s.io/v1beta1", Removed: v(34), Successors: since("admissionregistration.k8s.io/v1", 30), Changes: noChanges}},
-		"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"),
-	kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(37), Successors: since("networking.k8s.io/v1", 33), Changes: noChanges}}, "IPAddress", "ServiceCIDR"),
-	kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(37), Successors: since("storage.k8s.io/v1", 34), Changes: noChanges}}, "VolumeAttributesClass"),
-))
+// TestTableMatchesKubernetes checks it against those markers. It is built
+// on first use, not at start-up.
+var table = sync.OnceValue(func() []row {
+	return sortRows(slices.Concat(
+		// 1.16
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
+			Changes: appsChanges + "; spec.updateStrategy.type defaults to RollingUpdate (OnDelete before); spec.templateGeneration is removed"}}, "DaemonSet"),
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
+			Changes: appsChanges + "; spec.rollbackTo is removed; spec.progressDeadlineSeconds defaults to 600 (no deadline before), spec.revisionHistoryLimit to 10 (all before), maxSurge and maxUnavailable to 25% (1 before)"}}, "Deployment"),
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("apps/v1", 9), Changes: appsChanges}}, "ReplicaSet"),
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("networking.k8s.io/v1", 8), Changes: noChanges}}, "NetworkPolicy"),
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(16), Successors: since("policy/v1beta1", 10), Instead: pspInstead,
+			Changes: "policy/v1beta1 has the same fields, and is itself removed in 1.25"}, how: byRename}, "PodSecurityPolicy"),
+		kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9), Changes: noChanges}}, "ControllerRevision"),
+		kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
+			Changes: appsChanges + "; spec.rollbackTo is removed; spec.revisionHistoryLimit defaults to 10 (2 before)"}}, "Deployment"),
+		kinds(row{Removal: Removal{APIVersion: "apps/v1beta1", Removed: v(16), Successors: since("apps/v1", 9),
+			Changes: appsChanges + "; spec.updateStrategy.type defaults to RollingUpdate (OnDelete before)"}}, "StatefulSet"),
+		kinds(row{Removal: Removal{APIVersion: "apps/v1beta2", Removed: v(16), Successors: since("apps/v1", 9), Changes: noChanges}}, "ControllerRevision", "DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"),
+		// 1.22
+		kinds(row{Removal: Removal{APIVersion: "admissionregistration.k8s.io/v1beta1", Removed: v(22), Successors: since("admissionregistration.k8s.io/v1", 16),
+			Changes: "webhooks[*].failurePolicy defaults to Fail (Ignore before), matchPolicy to Equivalent (Exact before), timeoutSeconds to 10 (30 before); sideEffects (None or NoneOnDryRun) and admissionReviewVersions are required"},
+			after: webhookSideEffects}, "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"),
+		kinds(row{Removal: Removal{APIVersion: "apiextensions.k8s.io/v1beta1", Removed: v(22), Successors: since("apiextensions.k8s.io/v1", 16),
+			Changes: "spec.scope is required; spec.version, validation, subresources and additionalPrinterColumns move into spec.versions[*]; every version needs a structural schema; spec.preserveUnknownFields: true becomes x-kubernetes-preserve-unknown-fields; JSONPath is renamed jsonPath"},
+			how: byCRD}, "CustomResourceDefinition"),
+		kinds(row{Removal: Removal{APIVersion: "apiregistration.k8s.io/v1beta1", Removed: v(22), Successors: since("apiregistration.k8s.io/v1", 10), Changes: noChanges}, how: byRename}, "APIService"),
+		kinds(row{Removal: Removal{APIVersion: "authentication.k8s.io/v1beta1", Removed: v(22), Successors: since("authentication.k8s.io/v1", 6), Changes: noChanges}}, "TokenReview"),
+		kinds(row{Removal: Removal{APIVersion: "authorization.k8s.io/v1beta1", Removed: v(22), Successors: since("authorization.k8s.io/v1", 6), Changes: "spec.group is renamed spec.groups"}},
+			"LocalSubjectAccessReview", "SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview"),
+		kinds(row{Removal: Removal{APIVersion: "certificates.k8s.io/v1beta1", Removed: v(22), Successors: since("certificates.k8s.io/v1", 19),
+			Changes: "spec.signerName and spec.usages are required; kubernetes.io/legacy-unknown cannot be requested"}, after: csrSigner}, "CertificateSigningRequest"),
+		kinds(row{Removal: Removal{APIVersion: "coordination.k8s.io/v1beta1", Removed: v(22), Successors: since("coordination.k8s.io/v1", 14), Changes: noChanges}}, "Lease"),
+		kinds(row{Removal: Removal{APIVersion: "extensions/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: ingressChanges}}, "Ingress"),
+		kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: ingressChanges}}, "Ingress"),
+		kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(22), Successors: since("networking.k8s.io/v1", 19), Changes: noChanges}}, "IngressClass"),
+		kinds(row{Removal: Removal{APIVersion: "rbac.authorization.k8s.io/v1alpha1", Removed: v(22), Successors: since("rbac.authorization.k8s.io/v1", 8), Changes: "an alpha version, served only when enabled; no notable changes"}},
+			"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
+		kinds(row{Removal: Removal{APIVersion: "rbac.authorization.k8s.io/v1beta1", Removed: v(22), Successors: since("rbac.authorization.k8s.io/v1", 8), Changes: noChanges}},
+			"ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"),
+		kinds(row{Removal: Removal{APIVersion: "scheduling.k8s.io/v1beta1", Removed: v(22), Successors: since("scheduling.k8s.io/v1", 14), Changes: noChanges}}, "PriorityClass"),
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 19), Changes: noChanges}}, "CSIDriver"),
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 17), Changes: noChanges}}, "CSINode"),
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 6), Changes: noChanges}}, "StorageClass"),
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(22), Successors: since("storage.k8s.io/v1", 13), Changes: noChanges}}, "VolumeAttachment"),
+		// 1.25
+		kinds(row{Removal: Removal{APIVersion: "autoscaling/v2beta1", Removed: v(25), Successors: since("autoscaling/v2", 23),
+			Changes: "metrics[*] targets move into target (targetAverageUtilization becomes target.averageUtilization with target.type Utilization); metricName and selector move into metric"}, how: byHPA}, "HorizontalPodAutoscaler"),
+		kinds(row{Removal: Removal{APIVersion: "batch/v1beta1", Removed: v(25), Successors: since("batch/v1", 21), Changes: noChanges}}, "CronJob"),
+		kinds(row{Removal: Removal{APIVersion: "discovery.k8s.io/v1beta1", Removed: v(25), Successors: since("discovery.k8s.io/v1", 21),
+			Changes: "endpoints[*].topology becomes nodeName, zone and the read-only deprecatedTopology"}, after: sliceTopology}, "EndpointSlice"),
+		kinds(row{Removal: Removal{APIVersion: "events.k8s.io/v1beta1", Removed: v(25), Successors: since("events.k8s.io/v1", 19),
+			Changes: "type is Normal or Warning; deprecated fields are renamed deprecated*"}}, "Event"),
+		kinds(row{Removal: Removal{APIVersion: "node.k8s.io/v1beta1", Removed: v(25), Successors: since("node.k8s.io/v1", 20), Changes: noChanges}}, "RuntimeClass"),
+		kinds(row{Removal: Removal{APIVersion: "policy/v1beta1", Removed: v(25), Successors: since("policy/v1", 21),
+			Changes: "an empty spec.selector ({}) selects every pod of the namespace (none before)"}, check: pdbEmptySelector}, "PodDisruptionBudget"),
+		kinds(row{Removal: Removal{APIVersion: "policy/v1beta1", Removed: v(25), Instead: pspInstead, Changes: "removed without successor"}}, "PodSecurityPolicy"),
+		// 1.26
+		kinds(row{Removal: Removal{APIVersion: "autoscaling/v2beta2", Removed: v(26), Successors: since("autoscaling/v2", 23), Changes: noChanges}, how: byHPA}, "HorizontalPodAutoscaler"),
+		kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta1", Removed: v(26), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29, "flowcontrol.apiserver.k8s.io/v1beta3", 26),
+			Changes: flowChanges}}, "FlowSchema", "PriorityLevelConfiguration"),
+		// 1.27
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(27), Successors: since("storage.k8s.io/v1", 24), Changes: noChanges}}, "CSIStorageCapacity"),
+		// 1.29
+		kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta2", Removed: v(29), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29, "flowcontrol.apiserver.k8s.io/v1beta3", 26),
+			Changes: flowChanges}}, "FlowSchema", "PriorityLevelConfiguration"),
+		// 1.32
+		kinds(row{Removal: Removal{APIVersion: "flowcontrol.apiserver.k8s.io/v1beta3", Removed: v(32), Successors: since("flowcontrol.apiserver.k8s.io/v1", 29),
+			Changes: "spec.limited.nominalConcurrencyShares defaults to 30 only when unset (an explicit 0 stays 0)"}}, "FlowSchema", "PriorityLevelConfiguration"),
+		// 1.33 to 1.37: beta versions past their lifecycle in the Kubernetes libraries.
+		kinds(row{Removal: Removal{APIVersion: "authentication.k8s.io/v1beta1", Removed: v(33), Successors: since("authentication.k8s.io/v1", 28), Changes: noChanges}}, "SelfSubjectReview"),
+		kinds(row{Removal: Removal{APIVersion: "admissionregistration.k8s.io/v1beta1", Removed: v(34), Successors: since("admissionregistration.k8s.io/v1", 30), Changes: noChanges}},
+			"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"),
+		kinds(row{Removal: Removal{APIVersion: "networking.k8s.io/v1beta1", Removed: v(37), Successors: since("networking.k8s.io/v1", 33), Changes: noChanges}}, "IPAddress", "ServiceCIDR"),
+		kinds(row{Removal: Removal{APIVersion: "storage.k8s.io/v1beta1", Removed: v(37), Successors: since("storage.k8s.io/v1", 34), Changes: noChanges}}, "VolumeAttributesClass"),
+	))
+})
 
 const (
 	ingressChanges = "spec.backend is renamed spec.defaultBackend; serviceName becomes service.name, servicePort service.port.number or service.port.name; pathType is required (ImplementationSpecific was the default)"
@@ -178,8 +181,9 @@ func sortRows(rows []row) []row {
 // Table returns every removal Convert knows, sorted by the version that
 // removed it, then API version and kind.
 func Table() []Removal {
-	out := make([]Removal, len(table))
-	for i, r := range table {
+	t := table()
+	out := make([]Removal, len(t))
+	for i, r := range t {
 		out[i] = r.Removal
 		out[i].Successors = slices.Clone(r.Successors)
 	}
@@ -190,9 +194,10 @@ type rowKey struct{ apiVersion, kind string }
 
 // rows indexes the table, built on first use.
 var rows = sync.OnceValue(func() map[rowKey]*row {
-	m := make(map[rowKey]*row, len(table))
-	for i := range table {
-		m[rowKey{table[i].APIVersion, table[i].Kind}] = &table[i]
+	t := table()
+	m := make(map[rowKey]*row, len(t))
+	for i := range t {
+		m[rowKey{t[i].APIVersion, t[i].Kind}] = &t[i]
 	}
 	return m
 })
