@@ -2,6 +2,9 @@ package versions
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // pdbEmptySelector refuses a policy/v1beta1 PodDisruptionBudget with an
@@ -49,13 +52,36 @@ func csrSigner(m map[string]any) *refusal {
 	return nil
 }
 
+// sliceNodeName writes nodeName for endpoints of a
+// discovery.k8s.io/v1beta1 EndpointSlice whose topology names the node
+// (kubernetes.io/hostname) and that have no nodeName: discovery.k8s.io/v1
+// has nodeName for it (the deprecation guide's advice), and Kubernetes'
+// conversion moves the key only when nodeName says the same.
+func sliceNodeName(m map[string]any) (map[string]any, []string) {
+	out := deepCopyMap(m)
+	moved := 0
+	for _, e := range asList(out["endpoints"]) {
+		em := mapOf(e)
+		host, ok := mapOf(em["topology"])["kubernetes.io/hostname"].(string)
+		if _, has := em["nodeName"]; ok && !has {
+			em["nodeName"] = host
+			moved++
+		}
+	}
+	if moved == 0 {
+		return m, nil
+	}
+	return out, []string{"wrote the kubernetes.io/hostname topology of endpoints as their nodeName"}
+}
+
 // sliceTopology refuses an EndpointSlice whose topology keeps keys
 // discovery.k8s.io/v1 has no field for: they go to deprecatedTopology,
-// which v1 does not let clients write.
+// which the API server drops from objects written as v1.
 func sliceTopology(m map[string]any) *refusal {
 	for i, e := range asList(m["endpoints"]) {
-		if len(mapOf(mapOf(e)["deprecatedTopology"])) > 0 {
-			return &refusal{field: fmt.Sprintf("endpoints[%d].topology", i), msg: "discovery.k8s.io/v1 has fields for the kubernetes.io/hostname (nodeName) and topology.kubernetes.io/zone (zone) keys only, and does not let clients write the others (deprecatedTopology): remove them and use apiVersion discovery.k8s.io/v1"}
+		if dt := mapOf(mapOf(e)["deprecatedTopology"]); len(dt) > 0 {
+			keys := slices.Sorted(maps.Keys(dt))
+			return &refusal{field: fmt.Sprintf("endpoints[%d].topology", i), msg: fmt.Sprintf("discovery.k8s.io/v1 has fields for the topology keys kubernetes.io/hostname (nodeName) and topology.kubernetes.io/zone (zone) only, and drops the others (deprecatedTopology) from objects it is given: remove %s and use apiVersion discovery.k8s.io/v1", strings.Join(keys, ", "))}
 		}
 	}
 	return nil

@@ -95,8 +95,10 @@ func (r *row) convert(m map[string]any, succ string) (map[string]any, []string, 
 	}
 	var notes []string
 	written := m
+	if r.before != nil {
+		m, notes = r.before(m)
+	}
 	if r.how == byCRD {
-		m, notes = crdBefore(m)
 		t.normalize = crdNormalize
 	}
 	out, pinned, ref, err := t.run(m, written)

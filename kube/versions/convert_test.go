@@ -1519,6 +1519,119 @@ metadata: {name: zk}
 spec: {parameters: {NODE_COUNT: "3"}}
 `,
 	},
+	{
+		reason: "a CertificateSigningRequest whose usages default to the kubernetes.io/legacy-unknown signer, which certificates.k8s.io/v1 refuses",
+		in: `
+apiVersion: certificates.k8s.io/v1beta1
+kind: CertificateSigningRequest
+metadata: {name: node-1}
+spec:
+  request: aGk=
+  usages: [digital signature, key encipherment, server auth]
+`,
+		err:   "certificates.k8s.io/v1beta1 CertificateSigningRequest is removed in Kubernetes 1.22 (target 1.37), and certificates.k8s.io/v1 does not accept kubernetes.io/legacy-unknown (the v1beta1 default for these usages): name a signer (kubernetes.io/kube-apiserver-client, kubernetes.io/kube-apiserver-client-kubelet, kubernetes.io/kubelet-serving or your own) and use apiVersion certificates.k8s.io/v1 (or render for a Kubernetes version older than 1.22, which serves certificates.k8s.io/v1beta1)",
+		field: "spec.signerName",
+	},
+	{
+		reason: "a CertificateSigningRequest with a signer",
+		in: `
+apiVersion: certificates.k8s.io/v1beta1
+kind: CertificateSigningRequest
+metadata: {name: client}
+spec:
+  request: aGk=
+  signerName: kubernetes.io/kube-apiserver-client
+  usages: [client auth]
+`,
+		want: `
+apiVersion: certificates.k8s.io/v1
+kind: CertificateSigningRequest
+metadata:
+  name: client
+spec:
+  request: aGk=
+  signerName: kubernetes.io/kube-apiserver-client
+  usages:
+  - client auth
+`,
+		msg: "converted certificates.k8s.io/v1beta1 CertificateSigningRequest to certificates.k8s.io/v1: certificates.k8s.io/v1beta1 CertificateSigningRequest is removed in Kubernetes 1.22 (target 1.37)",
+	},
+	{
+		reason: "discovery v1beta1 EndpointSlice: the hostname and zone keys of topology become nodeName and zone",
+		in: `
+apiVersion: discovery.k8s.io/v1beta1
+kind: EndpointSlice
+metadata: {name: web-1, labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+ports: [{name: http, port: 80}]
+endpoints:
+- addresses: [10.0.0.1]
+  topology: {kubernetes.io/hostname: node-1, topology.kubernetes.io/zone: zone-a}
+`,
+		want: `
+addressType: IPv4
+apiVersion: discovery.k8s.io/v1
+endpoints:
+- addresses:
+  - 10.0.0.1
+  nodeName: node-1
+  zone: zone-a
+kind: EndpointSlice
+metadata:
+  labels:
+    kubernetes.io/service-name: web
+  name: web-1
+ports:
+- name: http
+  port: 80
+`,
+		msg: "converted discovery.k8s.io/v1beta1 EndpointSlice to discovery.k8s.io/v1: discovery.k8s.io/v1beta1 EndpointSlice is removed in Kubernetes 1.25 (target 1.37); wrote the kubernetes.io/hostname topology of endpoints as their nodeName",
+	},
+	{
+		reason: "discovery v1beta1 EndpointSlice with a topology key discovery.k8s.io/v1 cannot write",
+		in: `
+apiVersion: discovery.k8s.io/v1beta1
+kind: EndpointSlice
+metadata: {name: web-1}
+addressType: IPv4
+endpoints:
+- addresses: [10.0.0.1]
+  topology: {example.com/rack: r1}
+`,
+		err:   "discovery.k8s.io/v1beta1 EndpointSlice is removed in Kubernetes 1.25 (target 1.37), and discovery.k8s.io/v1 has fields for the topology keys kubernetes.io/hostname (nodeName) and topology.kubernetes.io/zone (zone) only, and drops the others (deprecatedTopology) from objects it is given: remove example.com/rack and use apiVersion discovery.k8s.io/v1 (or render for a Kubernetes version older than 1.25, which serves discovery.k8s.io/v1beta1)",
+		field: "endpoints[0].topology",
+	},
+	{
+		reason: "apiregistration v1beta1 APIService has the fields of v1",
+		in: `
+apiVersion: apiregistration.k8s.io/v1beta1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  group: metrics.k8s.io
+  version: v1beta1
+  service: {name: metrics-server, namespace: kube-system}
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  insecureSkipTLSVerify: true
+`,
+		want: `
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata:
+  name: v1beta1.metrics.k8s.io
+spec:
+  group: metrics.k8s.io
+  groupPriorityMinimum: 100
+  insecureSkipTLSVerify: true
+  service:
+    name: metrics-server
+    namespace: kube-system
+  version: v1beta1
+  versionPriority: 100
+`,
+		msg: "converted apiregistration.k8s.io/v1beta1 APIService to apiregistration.k8s.io/v1: apiregistration.k8s.io/v1beta1 APIService is removed in Kubernetes 1.22 (target 1.37); apiregistration.k8s.io/v1 has the same fields",
+	},
 }
 
 func TestConvert(t *testing.T) {

@@ -54,6 +54,10 @@ type row struct {
 	// after, when set, refuses converted objects the successor's
 	// validation would refuse; it runs on the output.
 	after func(m map[string]any) *refusal
+	// before, when set, rewrites the object as written into the
+	// equivalent one of its version that converts without loss, with
+	// notes on what it rewrote.
+	before func(m map[string]any) (map[string]any, []string)
 }
 
 func v(minor int) Version { return Version{1, minor} }
@@ -113,7 +117,7 @@ var table = sync.OnceValue(func() []row {
 			after: webhookSideEffects}, "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"),
 		kinds(row{Removal: Removal{APIVersion: "apiextensions.k8s.io/v1beta1", Removed: v(22), Successors: since("apiextensions.k8s.io/v1", 16),
 			Changes: "spec.scope is required; spec.version, validation, subresources and additionalPrinterColumns move into spec.versions[*]; every version needs a structural schema; spec.preserveUnknownFields: true becomes x-kubernetes-preserve-unknown-fields; JSONPath is renamed jsonPath"},
-			how: byCRD}, "CustomResourceDefinition"),
+			how: byCRD, before: crdBefore}, "CustomResourceDefinition"),
 		kinds(row{Removal: Removal{APIVersion: "apiregistration.k8s.io/v1beta1", Removed: v(22), Successors: since("apiregistration.k8s.io/v1", 10), Changes: noChanges}, how: byRename}, "APIService"),
 		kinds(row{Removal: Removal{APIVersion: "authentication.k8s.io/v1beta1", Removed: v(22), Successors: since("authentication.k8s.io/v1", 6), Changes: noChanges}}, "TokenReview"),
 		kinds(row{Removal: Removal{APIVersion: "authorization.k8s.io/v1beta1", Removed: v(22), Successors: since("authorization.k8s.io/v1", 6), Changes: "spec.group is renamed spec.groups"}},
@@ -138,7 +142,7 @@ var table = sync.OnceValue(func() []row {
 			Changes: "metrics[*] targets move into target (targetAverageUtilization becomes target.averageUtilization with target.type Utilization); metricName and selector move into metric"}, how: byHPA}, "HorizontalPodAutoscaler"),
 		kinds(row{Removal: Removal{APIVersion: "batch/v1beta1", Removed: v(25), Successors: since("batch/v1", 21), Changes: noChanges}}, "CronJob"),
 		kinds(row{Removal: Removal{APIVersion: "discovery.k8s.io/v1beta1", Removed: v(25), Successors: since("discovery.k8s.io/v1", 21),
-			Changes: "endpoints[*].topology becomes nodeName, zone and the read-only deprecatedTopology"}, after: sliceTopology}, "EndpointSlice"),
+			Changes: "endpoints[*].topology becomes nodeName, zone and the read-only deprecatedTopology"}, before: sliceNodeName, after: sliceTopology}, "EndpointSlice"),
 		kinds(row{Removal: Removal{APIVersion: "events.k8s.io/v1beta1", Removed: v(25), Successors: since("events.k8s.io/v1", 19),
 			Changes: "type is Normal or Warning; deprecated fields are renamed deprecated*"}}, "Event"),
 		kinds(row{Removal: Removal{APIVersion: "node.k8s.io/v1beta1", Removed: v(25), Successors: since("node.k8s.io/v1", 20), Changes: noChanges}}, "RuntimeClass"),
