@@ -247,12 +247,15 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	if err := normalize(objs, items, opts); err != nil {
 		return nil, err
 	}
-	if err := convert(items, opts); err != nil {
-		return nil, err
-	}
 	scopes := enhance.ScopesOf(objs)
 	// An object listed twice is enhanced twice, in item order.
 	par.DoIf(par.Distinct(objs), len(items), func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) })
+	// After KUDO's labels: a removed version's defaults that the successor
+	// changed are written out, and some come from the labels (the selector
+	// extensions/v1beta1 took from the pod template's labels).
+	if err := convert(items, opts); err != nil {
+		return nil, err
+	}
 	lookup := opts.Lookup
 	if opts.LookupFunc != nil && refs.AnyReference(objs) {
 		more, err := opts.LookupFunc()

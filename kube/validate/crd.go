@@ -26,7 +26,7 @@ type customKind struct {
 // addCRD records the served versions of the kind that CRD o defines. A
 // definition that does not decode is left to its own validation.
 func (v *Validator) addCRD(o *object.Object) {
-	s := scheme()
+	s := schemeFor("apiextensions.k8s.io")
 	gv, err := schema.ParseGroupVersion(o.APIVersion())
 	if err != nil || !s.Recognizes(gv.WithKind(o.Kind())) {
 		return

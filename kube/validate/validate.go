@@ -88,16 +88,24 @@ func (v *Validator) Object(o *object.Object) []*diag.Diagnostic {
 	if c := v.custom[gvk]; c != nil {
 		return toDiags(res, c.validate(o))
 	}
-	s := scheme()
-	if !builtinGroup(s, gv.Group) {
-		return nil
+	s := schemeFor(gv.Group)
+	if s == nil && !servedGroups[gv.Group] {
+		return nil // not an API group of the API server's own
 	}
 	if d := v.unknownKind(s, gvk); d != nil {
 		d.Resource = res
 		return []*diag.Diagnostic{d}
 	}
-	if !s.Recognizes(gvk) {
+	if s == nil || !s.Recognizes(gvk) {
 		return nil // served, but not a kind whose rules kudo-render has
+	}
+	if !servedSet[gvk] {
+		// An API version an older target still serves: its rules were
+		// that version's, not today's; only the types are checked.
+		if _, errs := decode(s, gvk, o.Map); len(errs) > 0 {
+			return toDiags(res, errs)
+		}
+		return nil
 	}
 	errs := validateBuiltin(s, gvk, o)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
@@ -106,15 +114,10 @@ func (v *Validator) Object(o *object.Object) []*diag.Diagnostic {
 	return toDiags(res, errs)
 }
 
-// builtinGroup reports whether group is one of the API server's own.
-func builtinGroup(s *runtime.Scheme, group string) bool {
-	return group == "" || servedGroups[group] || s.IsGroupRegistered(group)
-}
-
 // served reports whether the target serves gvk: Kubernetes ServedVersion
 // does, or an older target still did (opts.Older).
 func (v *Validator) served(s *runtime.Scheme, gvk schema.GroupVersionKind) bool {
-	return servedSet[gvk] || v.opts.Older != nil && s.Recognizes(gvk) && v.opts.Older(gvk.GroupVersion().String(), gvk.Kind)
+	return servedSet[gvk] || v.opts.Older != nil && s != nil && s.Recognizes(gvk) && v.opts.Older(gvk.GroupVersion().String(), gvk.Kind)
 }
 
 // unknownKind reports a kind or version the API server does not serve,
