@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -139,8 +140,20 @@ func child(p *field.Path, k string) *field.Path {
 	return p.Child(k)
 }
 
+// fieldCache holds jsonFields of the struct types seen.
+var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
 // jsonFields maps the JSON names of struct t's fields to their types.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
+	f := structFields(t)
+	fieldCache.Store(t, f)
+	return f
+}
+
+func structFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -20,7 +19,6 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	apiserverfeatures "k8s.io/apiserver/pkg/features"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
-	sigsjson "sigs.k8s.io/json"
 
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/internal/suggest"
@@ -192,10 +190,11 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 	})
 	var hand field.ErrorList
 	if fn := validators[gvk.GroupKind()]; fn != nil {
+		// The kind's validation checks its metadata with stricter name
+		// rules than the generic check the server adds.
 		hand = fn(ctx, internal)
-	}
-	if len(hand) == 0 {
-		hand = append(hand, apivalidation.ValidateObjectMetaAccessor(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))...)
+	} else {
+		hand = apivalidation.ValidateObjectMetaAccessor(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
 	return declarative(ctx, s, gvk, internal, hand)
 }
@@ -248,16 +247,13 @@ func decode(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (r
 	if err != nil {
 		return nil, field.ErrorList{field.InternalError(nil, err)}
 	}
-	data, err := json.Marshal(m)
-	if err != nil {
-		return nil, field.ErrorList{field.InternalError(nil, err)}
-	}
-	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, typed); err != nil {
-		errs := typeErrors(m, reflect.TypeOf(typed).Elem(), nil)
-		if len(errs) == 0 {
-			errs = field.ErrorList{field.Invalid(nil, nil, err.Error())}
-		}
+	// The values are checked against the type first (as a JSON decoder
+	// would refuse them), then converted without a trip through JSON.
+	if errs := typeErrors(m, reflect.TypeOf(typed).Elem(), nil); len(errs) > 0 {
 		return nil, errs
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, typed); err != nil {
+		return nil, field.ErrorList{field.Invalid(nil, nil, err.Error())}
 	}
 	return typed, nil
 }
