@@ -162,7 +162,7 @@ func TestArgoCDRefusals(t *testing.T) {
 		"EnvTypo": {
 			reason: "an ARGOCD_ENV_ name that is neither a parameter nor the plugin's is a typo",
 			env:    []string{"ARGOCD_ENV_REPLICA=5"},
-			want:   "ARGOCD_ENV_REPLICA is neither a parameter of the package nor one of the plugin's variables (PLAN, PLANS, TARGET); did you mean ARGOCD_ENV_replicas?",
+			want:   "ARGOCD_ENV_REPLICA is neither a parameter of the package nor one of the plugin's variables (KUBE_VERSION, PLAN, PLANS, TARGET); did you mean ARGOCD_ENV_replicas?",
 		},
 		"ParameterTypo": {
 			reason: "a plugin parameter of an unknown name fails like an unknown -p",
@@ -222,7 +222,8 @@ func TestArgoCDFolderLocally(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
-	local, errs, err := run(t, dir, nil, binary, "render", discover, "--name", "sessions", "--namespace", "web")
+	// The plugin renders for the cluster's KUBE_VERSION (argoEnv's 1.31.0).
+	local, errs, err := run(t, dir, nil, binary, "render", discover, "--name", "sessions", "--namespace", "web", "--kube-version", "1.31.0")
 	if err != nil {
 		t.Fatalf("render: %v\n%s", err, errs)
 	}

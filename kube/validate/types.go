@@ -186,13 +186,8 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 
 // intErrors checks an integer field: a whole number in the range of t.
 func intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
-	var f float64
-	switch n := v.(type) {
-	case int64:
-		f = float64(n)
-	case float64:
-		f = n
-	default:
+	f, ok := number(v)
+	if !ok {
 		return field.ErrorList{field.Invalid(p, v, "expected an integer, got "+jsonType(v))}
 	}
 	if f != math.Trunc(f) {
@@ -221,11 +216,23 @@ func expect(v any, p *field.Path, want string, ok func(any) bool) field.ErrorLis
 func isString(v any) bool { _, ok := v.(string); return ok }
 
 func isNumber(v any) bool {
-	switch v.(type) {
-	case int64, float64:
-		return true
+	_, ok := number(v)
+	return ok
+}
+
+// number is the value of a number of any Go numeric type (decoders give
+// int64 and float64, patches and parameters int).
+func number(v any) (float64, bool) {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(r.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(r.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return r.Float(), true
 	}
-	return false
+	return 0, false
 }
 
 // jsonType names the JSON type of a decoded YAML value.
@@ -235,7 +242,7 @@ func jsonType(v any) string {
 		return fmt.Sprintf("a string (%q)", x)
 	case bool:
 		return "a boolean"
-	case int64, float64:
+	case int, int32, int64, uint64, float32, float64:
 		return "a number"
 	case []any:
 		return "a list"

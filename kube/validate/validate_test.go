@@ -150,3 +150,16 @@ func TestTypeErrorsDoNotHideTheRest(t *testing.T) {
 		}
 	}
 }
+
+// TestGoNumbers: values a patch or a parameter gives as Go int (not
+// int64) are numbers.
+func TestGoNumbers(t *testing.T) {
+	svc := object.New(map[string]any{
+		"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": "s"},
+		"spec":     map[string]any{"ports": []any{map[string]any{"port": 3306, "targetPort": int32(3306)}}, "sessionAffinityConfig": map[string]any{"clientIP": map[string]any{"timeoutSeconds": uint16(10)}}},
+	})
+	if ds := validate.Objects([]*object.Object{svc}, validate.Options{})[0]; len(ds) > 0 {
+		t.Errorf("a Go int is refused: %v", ds)
+	}
+}
