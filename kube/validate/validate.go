@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -76,8 +77,15 @@ func Objects(objs []*object.Object, opts Options) [][]*diag.Diagnostic {
 // the kind's validation (hand-written and declarative) refuses. Objects
 // of kinds that are neither built in nor defined by a known
 // CustomResourceDefinition are not validated.
-func (v *Validator) Object(o *object.Object) []*diag.Diagnostic {
+func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 	res := &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()}
+	defer func() {
+		// Kubernetes' validation expects what its decoder produces; an
+		// object it cannot handle is refused, never a crash.
+		if r := recover(); r != nil {
+			found = []*diag.Diagnostic{{Resource: res, Msg: fmt.Sprintf("cannot be validated (Kubernetes' validation failed on it: %v)", r)}}
+		}
+	}()
 	gv, err := schema.ParseGroupVersion(o.APIVersion())
 	if err != nil {
 		return []*diag.Diagnostic{{Resource: res, Field: "apiVersion", Msg: err.Error()}}
@@ -371,8 +379,13 @@ func hideSecretValues(errs field.ErrorList) {
 }
 
 // toDiags turns field errors into diagnostics of the resource, without
-// repeats, in order.
+// repeats, sorted by field and message: Kubernetes' validation walks maps
+// (labels, annotations, data) in Go's random order.
 func toDiags(res *diag.Resource, errs field.ErrorList) []*diag.Diagnostic {
+	errs = slices.Clone(errs)
+	slices.SortStableFunc(errs, func(a, b *field.Error) int {
+		return cmp.Or(strings.Compare(a.Field, b.Field), strings.Compare(a.ErrorBody(), b.ErrorBody()))
+	})
 	var out []*diag.Diagnostic
 	seen := map[string]bool{}
 	for _, e := range errs {

@@ -77,7 +77,7 @@ func TestObject(t *testing.T) {
 		{reason: "an apiVersion no longer served", src: "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
 			want: []string{"apiVersion: policy/v1beta1 is not served by Kubernetes 1.37; PodDisruptionBudget is served as policy/v1"}},
 		{reason: "a Secret's values never appear in messages", src: "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {password: hunter2!}\nstringData: {\"a b\": hunter3}\n",
-			want: []string{"data[password]: Invalid value: expected base64 data", "data[a b]: Invalid value: a valid config key"}},
+			want: []string{"data[a b]: Invalid value: a valid config key", "data[password]: Invalid value: expected base64 data"}},
 		{reason: "kinds of unknown groups are not validated", src: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Not_Valid}\nspec: {size: x}\n"},
 		{reason: "a Job gets its generated selector", src: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
@@ -161,5 +161,24 @@ func TestGoNumbers(t *testing.T) {
 	})
 	if ds := validate.Objects([]*object.Object{svc}, validate.Options{})[0]; len(ds) > 0 {
 		t.Errorf("a Go int is refused: %v", ds)
+	}
+}
+
+// TestDeterministicOrder: problems of map entries (labels) come in the
+// same order every time, though Kubernetes walks the map.
+func TestDeterministicOrder(t *testing.T) {
+	src := strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a/b/c: x, d/e/f: y, g/h/i: z, j/k/l: w, -x: v, y-: u}\n", 1)
+	var first string
+	for i := 0; i < 20; i++ {
+		var msgs []string
+		for _, d := range validate.Objects(objects(t, src), validate.Options{})[0] {
+			msgs = append(msgs, d.Error())
+		}
+		got := strings.Join(msgs, "\n")
+		if i == 0 {
+			first = got
+		} else if got != first {
+			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", i, got, first)
+		}
 	}
 }
