@@ -6,31 +6,6 @@ import (
 	"github.com/kudo-render/kudo-render/object"
 )
 
-// BenchmarkBuildScheme is what the first conversion into a group costs a
-// process beyond the conversion itself: registering the types,
-// conversions and defaults of the group's versions; all is every group
-// of the table.
-func BenchmarkBuildScheme(b *testing.B) {
-	for _, group := range []string{"policy", "apps", "apiextensions.k8s.io"} {
-		b.Run(group, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := groups[group].build(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	b.Run("all", func(b *testing.B) {
-		for b.Loop() {
-			for _, g := range groups {
-				if _, err := g.build(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	})
-}
-
 // BenchmarkConvert converts one object of each kind KUDO packages use
 // most, per object.
 func BenchmarkConvert(b *testing.B) {
