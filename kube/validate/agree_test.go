@@ -97,7 +97,7 @@ func TestAgreesWithAPIServer(t *testing.T) {
 // written.
 func TestConvertedObjectsAreAccepted(t *testing.T) {
 	srv := kubetest.Start(t)
-	for _, src := range []string{removedPDB, removedRole} {
+	for _, src := range []string{removedPDB, removedRole, removedCRD} {
 		out, err := tmpl.Render("case.yaml", []byte(src), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -133,6 +133,23 @@ const removedPDB = `apiVersion: policy/v1beta1
 kind: PodDisruptionBudget
 metadata: {name: pdb, namespace: agree}
 spec: {maxUnavailable: 1, selector: {matchLabels: {app: zk}}}
+`
+
+// removedCRD is a v1beta1 definition of a protected group with a schema
+// that names the root metadata, as spark-operator's.
+const removedCRD = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: sparkapps.sparkoperator.k8s.io}
+spec:
+  group: sparkoperator.k8s.io
+  names: {kind: SparkApp, plural: sparkapps}
+  scope: Namespaced
+  validation:
+    openAPIV3Schema:
+      properties:
+        metadata: {type: object}
+        spec: {properties: {image: {type: string}}}
+  versions: [{name: v1beta2, served: true, storage: true}]
 `
 
 const removedRole = `apiVersion: rbac.authorization.k8s.io/v1beta1

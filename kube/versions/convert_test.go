@@ -262,6 +262,54 @@ spec:
 		msg: "converted apiextensions.k8s.io/v1beta1 CustomResourceDefinition to apiextensions.k8s.io/v1: apiextensions.k8s.io/v1beta1 CustomResourceDefinition is removed in Kubernetes 1.22 (target 1.37); a version had no schema, which apiextensions.k8s.io/v1 needs: wrote {type: object, x-kubernetes-preserve-unknown-fields: true}, which accepts and keeps any content, as v1beta1 did; wrote out the defaults of apiextensions.k8s.io/v1beta1 that apiextensions.k8s.io/v1 changed: spec.scope: \"Namespaced\"",
 	},
 	{
+		reason: "a v1beta1 CRD of a protected group (spark-operator's) gets the unapproved annotation v1 requires, and its root metadata no x-kubernetes-preserve-unknown-fields (v1 allows it only its type)",
+		in: `
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: sparkapps.sparkoperator.k8s.io}
+spec:
+  group: sparkoperator.k8s.io
+  names: {kind: SparkApp, plural: sparkapps}
+  scope: Namespaced
+  validation:
+    openAPIV3Schema:
+      properties:
+        metadata: {type: object}
+        spec:
+          properties:
+            image: {type: string}
+  versions:
+  - {name: v1beta2, served: true, storage: true}
+`,
+		want: `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  annotations:
+    api-approved.kubernetes.io: unapproved, converted from apiextensions.k8s.io/v1beta1, which did not require an approval
+  name: sparkapps.sparkoperator.k8s.io
+spec:
+  group: sparkoperator.k8s.io
+  names: {kind: SparkApp, plural: sparkapps}
+  scope: Namespaced
+  versions:
+  - name: v1beta2
+    schema:
+      openAPIV3Schema:
+        properties:
+          metadata: {type: object}
+          spec:
+            properties:
+              image: {type: string}
+            x-kubernetes-preserve-unknown-fields: true
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+    served: true
+    storage: true
+`,
+		msg: "converted apiextensions.k8s.io/v1beta1 CustomResourceDefinition to apiextensions.k8s.io/v1: apiextensions.k8s.io/v1beta1 CustomResourceDefinition is removed in Kubernetes 1.22 (target 1.37); sparkoperator.k8s.io is a protected API group, whose definitions apiextensions.k8s.io/v1 refuses without the annotation api-approved.kubernetes.io: wrote \"unapproved, converted from apiextensions.k8s.io/v1beta1, which did not require an approval\" (the API server accepts it and marks the definition not approved); spec.preserveUnknownFields was true (the v1beta1 default), which apiextensions.k8s.io/v1 refuses: set x-kubernetes-preserve-unknown-fields: true on 2 objects of the schema instead, which keeps unknown fields as v1beta1 did",
+	},
+	{
 		reason: "a v1beta1 CRD with versions without schemas, cluster scoped",
 		in: `
 apiVersion: apiextensions.k8s.io/v1beta1

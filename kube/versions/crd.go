@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	apiextensions "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -43,18 +45,32 @@ func crdBefore(m map[string]any) (map[string]any, []string) {
 	if spec == nil {
 		return out, nil
 	}
+	var notes []string
+	if note := approve(out, spec); note != "" {
+		notes = append(notes, note)
+	}
 	keep, isBool := spec["preserveUnknownFields"].(bool)
 	if _, set := spec["preserveUnknownFields"]; set && !isBool || isBool && !keep {
-		return out, nil // pruning already (or not a boolean: the decoder says so)
+		return out, notes // pruning already (or not a boolean: the decoder says so)
 	}
-	var notes []string
 	roots, missing := crdSchemas(spec)
 	nodes := 0
 	for _, root := range roots {
 		if _, typed := root["type"]; !typed {
 			root["type"] = "object"
 		}
+		// The root's metadata is the API server's ObjectMeta: a v1 schema
+		// may say nothing of it but its type (and name or generateName),
+		// and unknown fields of it were never kept.
+		props := mapOf(root["properties"])
+		md, hasMD := props["metadata"]
+		if hasMD {
+			delete(props, "metadata")
+		}
 		nodes += preserveUnknown(root)
+		if hasMD {
+			props["metadata"] = md
+		}
 	}
 	if nodes > 0 {
 		notes = append(notes, fmt.Sprintf("spec.preserveUnknownFields was true (the v1beta1 default), which apiextensions.k8s.io/v1 refuses: set x-kubernetes-preserve-unknown-fields: true on %d %s of the schema instead, which keeps unknown fields as v1beta1 did", nodes, plural(nodes, "object", "objects")))
@@ -67,6 +83,35 @@ func crdBefore(m map[string]any) (map[string]any, []string) {
 	}
 	spec["preserveUnknownFields"] = false
 	return out, notes
+}
+
+// unapproved is the API approval a converted definition of a protected
+// group gets: apiextensions.k8s.io/v1beta1 did not ask for one.
+const unapproved = "unapproved, converted from apiextensions.k8s.io/v1beta1, which did not require an approval"
+
+// approve gives a definition of a protected API group (k8s.io,
+// kubernetes.io and their subdomains) without the approval annotation,
+// which apiextensions.k8s.io/v1 requires, the "unapproved" one the API
+// server accepts; it returns the note, "" when nothing changed.
+func approve(crd, spec map[string]any) string {
+	group, _ := spec["group"].(string)
+	if !apihelpers.IsProtectedCommunityGroup(group) {
+		return ""
+	}
+	md := mapOf(crd["metadata"])
+	if md == nil {
+		return ""
+	}
+	ann := mapOf(md["annotations"])
+	if _, set := ann[apiextensionsv1.KubeAPIApprovedAnnotation]; set {
+		return ""
+	}
+	if ann == nil {
+		ann = map[string]any{}
+		md["annotations"] = ann
+	}
+	ann[apiextensionsv1.KubeAPIApprovedAnnotation] = unapproved
+	return fmt.Sprintf("%s is a protected API group, whose definitions apiextensions.k8s.io/v1 refuses without the annotation %s: wrote %q (the API server accepts it and marks the definition not approved)", group, apiextensionsv1.KubeAPIApprovedAnnotation, unapproved)
 }
 
 // crdSchemas returns the schemas of a v1beta1 CRD spec, and setters of
