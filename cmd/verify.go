@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/kudo-render/kudo-render/kube/versions"
+
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +21,7 @@ import (
 
 func newVerify(g *gitFlags, w *output.Writer, stderr io.Writer) *cobra.Command {
 	var strict bool
+	var kubeVersion string
 	c := &cobra.Command{
 		Use:   "verify DIR | CONFIG.yaml",
 		Short: "Check a package the way `kubectl kudo package verify` does",
@@ -41,7 +44,14 @@ status is 1 when there is an error (warnings alone pass).`,
 			if err != nil {
 				return err
 			}
-			findings := verify.Package(res.Bundle, verify.Options{Dependencies: deps, Strict: strict})
+			kv, err := versions.Parse(kubeVersion)
+			if kubeVersion == "" {
+				kv, err = versions.Default, nil
+			}
+			if err != nil {
+				return fmt.Errorf("--kube-version: %w", err)
+			}
+			findings := verify.Package(res.Bundle, verify.Options{Dependencies: deps, Strict: strict, KubeVersion: kv})
 			var out strings.Builder
 			errs := 0
 			for _, f := range findings {
@@ -59,6 +69,7 @@ status is 1 when there is an error (warnings alone pass).`,
 		},
 	}
 	c.Flags().BoolVar(&strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml")
+	c.Flags().StringVar(&kubeVersion, "kube-version", "", "Kubernetes version to render the plans for, e.g. 1.34 (default: the newest supported)")
 	return c
 }
 

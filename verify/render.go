@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"github.com/kudo-render/kudo-render/kube/versions"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -21,6 +23,9 @@ type Options struct {
 	// Strict makes problems that KUDO tolerated (unknown fields of
 	// operator.yaml and params.yaml) errors.
 	Strict bool
+	// KubeVersion is the Kubernetes version the plans are rendered for
+	// (zero: the default), as render's --kube-version.
+	KubeVersion versions.Version
 }
 
 // Package runs every check of [Bundle], reports what KUDO tolerated
@@ -72,7 +77,7 @@ func renderPlans(b *bundle.Bundle, opts Options) []Finding {
 				out = append(out, Finding{Severity: Warning, File: b.File, Msg: fmt.Sprintf("plan %q: %s", pl.Name, msg)})
 			}
 		}
-		_, err := engine.RenderWith(engine.Options{Warn: warn, Strict: opts.Strict}, engine.Request{
+		_, err := engine.RenderWith(engine.Options{Warn: warn, Strict: opts.Strict, KubeVersion: opts.KubeVersion}, engine.Request{
 			Bundle: b, Instance: render.Instance{Name: "verify", Namespace: "verify"},
 			Plans: []string{pl.Name}, Dependencies: opts.Dependencies,
 		})
