@@ -1,0 +1,118 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kudo-render/kudo-render/internal/migrate"
+	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/output"
+)
+
+type importFlags struct {
+	from                          []string
+	outDir, operators, target, ns string
+	repoURL, revision             string
+}
+
+func newImport(out *output.Writer, stderr io.Writer) *cobra.Command {
+	var f importFlags
+	c := &cobra.Command{
+		Use:   "import --from FILE -o DIR",
+		Short: "Write a GitOps repository for the KUDO instances of a cluster export",
+		Long: `Write a GitOps repository for the kudo.dev/v1beta1 Instances of files
+exported with
+
+  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
+
+For each Instance: DIR/<namespace>/<instance>/kudo-render.yaml (the
+parameters that differ from the package's defaults, typed as the package
+says) and an Argo CD Application (--target argocd) or a Flux Kustomization
+(--target flux). The package is found in --operators (<operator>/<version>/
+or <operator>/ with that operatorVersion) or else rebuilt from the
+OperatorVersion into DIR/operators/<operator>/<version>/. Instances made by
+a KudoOperator task are rendered by their parent: no application of their
+own.
+
+DIR is written all or nothing; on any error nothing is written and the exit
+status is 1. A summary goes to stderr, nothing to stdout.`,
+		Example: `  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
+  kudo-render import --from kudo-export.yaml -o gitops/
+  kudo-render import --from kudo-export.yaml --operators ../operators -o gitops/ --target flux`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return runImport(f, out, stderr)
+		},
+	}
+	c.Flags().StringArrayVar(&f.from, "from", nil, "file exported with `kubectl get instances,operatorversions,operators -A -o yaml`, repeatable")
+	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "folder to write the GitOps repository to (all or nothing)")
+	c.Flags().StringVar(&f.operators, "operators", "", "folder of packages (<operator>/<version>/ or <operator>/); default: rebuild them from the OperatorVersions")
+	c.Flags().StringVar(&f.target, "target", migrate.TargetArgoCD, "argocd (an Application per instance) or flux (a Kustomization per instance)")
+	c.Flags().StringVarP(&f.ns, "namespace", "n", "", "import only the instances of this namespace")
+	c.Flags().StringVar(&f.repoURL, "repo-url", "https://git.example.com/gitops.git", "git repository of DIR, for the Argo CD Applications")
+	c.Flags().StringVar(&f.revision, "revision", "HEAD", "branch, tag or commit of --repo-url the Applications follow")
+	return c
+}
+
+func runImport(f importFlags, out *output.Writer, stderr io.Writer) error {
+	start := time.Now()
+	if len(f.from) == 0 || f.outDir == "" {
+		return fmt.Errorf("import needs --from FILE and -o DIR")
+	}
+	var exp migrate.Export
+	for _, file := range f.from {
+		data, err := readBoundedFile(file)
+		if err != nil {
+			return err
+		}
+		if err := migrate.Parse(file, data, &exp); err != nil {
+			return err
+		}
+	}
+	outAbs, err := filepath.Abs(f.outDir)
+	if err != nil {
+		return err
+	}
+	opts := migrate.Options{OutDir: outAbs, Target: f.target, Namespace: f.ns, RepoURL: f.repoURL, Revision: f.revision}
+	if f.operators != "" {
+		if opts.Operators, err = filepath.Abs(f.operators); err != nil {
+			return err
+		}
+	}
+	res, err := migrate.Import(&exp, opts)
+	if err != nil {
+		return err
+	}
+	if err := out.WriteDir(f.outDir, res.Files); err != nil {
+		return err
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, "note:", n)
+	}
+	fmt.Fprintf(stderr, "imported %d instances (%d rendered by their parent, %d packages rebuilt, %d other objects skipped) into %s in %s\n",
+		res.Apps, res.Children, res.Rebuilt, exp.Skipped, f.outDir, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// readBoundedFile reads a file of at most the file-bytes limit.
+func readBoundedFile(name string) ([]byte, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %w", err)
+	}
+	defer fh.Close()
+	max := limits.Current().FileBytes
+	data, err := io.ReadAll(io.LimitReader(fh, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, limits.Err("file-bytes", max, name)
+	}
+	return data, nil
+}
