@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 type importFlags struct {
 	from                          []string
+	kubeconfig                    string
 	outDir, operators, target, ns string
 	repoURL, revision             string
 }
@@ -23,14 +25,15 @@ type importFlags struct {
 func newImport(out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f importFlags
 	c := &cobra.Command{
-		Use:   "import --from FILE -o DIR",
+		Use:   "import (--from FILE | --kubeconfig FILE) -o DIR",
 		Short: "Write a GitOps repository for the KUDO instances of a cluster export",
 		Long: `Write a GitOps repository for the kudo.dev/v1beta1 Instances of files
 exported with
 
   kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
 
-For each Instance: DIR/<namespace>/<instance>/kudo-render.yaml (the
+or of a cluster (--kubeconfig, with --namespace one namespace; it only
+lists). For each Instance: DIR/<namespace>/<instance>/kudo-render.yaml (the
 parameters that differ from the package's defaults, typed as the package
 says) and an Argo CD Application (--target argocd) or a Flux Kustomization
 (--target flux). The package is found in --operators (<operator>/<version>/
@@ -43,6 +46,7 @@ DIR is written all or nothing; on any error nothing is written and the exit
 status is 1. A summary goes to stderr, nothing to stdout.`,
 		Example: `  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
   kudo-render import --from kudo-export.yaml -o gitops/
+  kudo-render import --kubeconfig ~/.kube/config --namespace data -o gitops/
   kudo-render import --from kudo-export.yaml --operators ../operators -o gitops/ --target flux`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
@@ -50,6 +54,7 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 		},
 	}
 	c.Flags().StringArrayVar(&f.from, "from", nil, "file exported with `kubectl get instances,operatorversions,operators -A -o yaml`, repeatable")
+	c.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read the KUDO objects from this cluster (only lists them), with or instead of --from")
 	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "folder to write the GitOps repository to (all or nothing)")
 	c.Flags().StringVar(&f.operators, "operators", "", "folder of packages (<operator>/<version>/ or <operator>/); default: rebuild them from the OperatorVersions")
 	c.Flags().StringVar(&f.target, "target", migrate.TargetArgoCD, "argocd (an Application per instance) or flux (a Kustomization per instance)")
@@ -61,10 +66,15 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 
 func runImport(f importFlags, out *output.Writer, stderr io.Writer) error {
 	start := time.Now()
-	if len(f.from) == 0 || f.outDir == "" {
-		return fmt.Errorf("import needs --from FILE and -o DIR")
+	if len(f.from) == 0 && f.kubeconfig == "" || f.outDir == "" {
+		return fmt.Errorf("import needs --from FILE (or --kubeconfig FILE) and -o DIR")
 	}
 	var exp migrate.Export
+	if f.kubeconfig != "" {
+		if err := readCluster(context.Background(), f.kubeconfig, f.ns, &exp); err != nil {
+			return err
+		}
+	}
 	for _, file := range f.from {
 		data, err := readBoundedFile(file)
 		if err != nil {

@@ -85,9 +85,7 @@ func Parse(file string, data []byte, into *Export) error {
 	if line, err := strictyaml.CheckStream(data, file); err != nil {
 		return fmt.Errorf("%s:%d: %w", file, line, err)
 	}
-	if into.Instances == nil {
-		into.Instances, into.Versions, into.Operators = map[string]*Instance{}, map[string]*OperatorVersion{}, map[string]*Operator{}
-	}
+	into.init()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var errs []error
 	for doc := 1; ; doc++ {
@@ -102,6 +100,20 @@ func Parse(file string, data []byte, into *Export) error {
 		errs = append(errs, addDocument(file, doc, v, into)...)
 	}
 	return joinSorted(errs)
+}
+
+func (e *Export) init() {
+	if e.Instances == nil {
+		e.Instances, e.Versions, e.Operators = map[string]*Instance{}, map[string]*OperatorVersion{}, map[string]*Operator{}
+	}
+}
+
+// AddObject adds one object read elsewhere (from a cluster, as an
+// unstructured map); where locates it in messages. Objects of other kinds
+// are counted in Skipped.
+func AddObject(where string, obj map[string]any, into *Export) error {
+	into.init()
+	return joinSorted(addObject(where, obj, into))
 }
 
 // addDocument adds an object, or the items of a List.
