@@ -129,6 +129,8 @@ func TestImportErrors(t *testing.T) {
 		{"no Instance in the namespace", ok, migrate.Options{Namespace: "db"}, "no kudo.dev/v1beta1 Instance to import in namespace db"},
 		{"not YAML", "items: [", migrate.Options{}, "export.yaml: document 1:"},
 		{"a document that is not an object", "- a\n", migrate.Options{}, "export.yaml: document 1: not an object"},
+		{"a namespace whose folder collides with a rebuilt package", strings.ReplaceAll(strings.ReplaceAll(ok, "namespace: web", "namespace: operators"), "version: 0.2.0", "version: kudo-render.yaml"), migrate.Options{},
+			"operators/shop/kudo-render.yaml would be both a file and the folder of operators/shop/kudo-render.yaml/operator.yaml"},
 		{"an unknown target", ok, migrate.Options{Target: "helm"}, `--target "helm": want argocd or flux`},
 	}
 	for _, c := range cases {
@@ -164,4 +166,22 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestImportNotesChangedTemplates: a package in --operators whose
+// templates differ from the OperatorVersion's is used, with a note.
+func TestImportNotesChangedTemplates(t *testing.T) {
+	ops, _ := filepath.Abs("testdata/operators")
+	changed := strings.Replace(string(shopExport(t)), "- name: shop\n                    image:", "- name: shop-v2\n                    image:", 1)
+	if changed == string(shopExport(t)) {
+		t.Fatal("the export did not change")
+	}
+	res, err := importBytes(t, []byte(changed), migrate.Options{OutDir: "/gitops", Operators: ops})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "OperatorVersion web/shop-5.1.0-0.2.0: the package " + filepath.Join(ops, "shop") + " holds other templates than the cluster's (deployment.yaml)"
+	if len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0], want) {
+		t.Errorf("notes %q, want one starting %q", res.Notes, want)
+	}
 }

@@ -107,6 +107,9 @@ func Import(exp *Export, opts Options) (*Result, error) {
 	if err := joinSorted(errs); err != nil {
 		return nil, err
 	}
+	if err := checkTree(im.res.Files); err != nil {
+		return nil, err
+	}
 	if len(tops) == 0 {
 		return nil, errors.New("no kudo.dev/v1beta1 Instance to import" + im.nsNote())
 	}
@@ -178,6 +181,7 @@ func (im *importer) findPackage(ov *OperatorVersion) (*pkg, error) {
 			continue
 		}
 		if b.Name == ov.Operator && b.Version == ov.Version {
+			im.noteTemplates(ov, b, dir)
 			return &pkg{dir: dir, b: b}, nil
 		}
 		tried = append(tried, fmt.Sprintf("%s/ (%s %s)", rel, b.Name, b.Version))
@@ -211,4 +215,39 @@ func (im *importer) rebuildPackage(ov *OperatorVersion) (*pkg, error) {
 		im.res.Notes = append(im.res.Notes, notes...)
 	}
 	return &pkg{dir: dir, rebuilt: true, b: b}, nil
+}
+
+// noteTemplates notes the templates of a package found in --operators
+// that differ from those the OperatorVersion holds: the cluster runs what
+// the OperatorVersion says, and the render will differ from it.
+func (im *importer) noteTemplates(ov *OperatorVersion, b *bundle.Bundle, dir string) {
+	var diff []string
+	for _, name := range slices.Sorted(maps.Keys(ov.Templates)) {
+		if got, ok := b.Templates[name]; !ok || string(got) != ov.Templates[name] {
+			diff = append(diff, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(b.Templates)) {
+		if _, ok := ov.Templates[name]; !ok {
+			diff = append(diff, name)
+		}
+	}
+	if len(diff) > 0 {
+		im.res.Notes = append(im.res.Notes, fmt.Sprintf("OperatorVersion %s: the package %s holds other templates than the cluster's (%s): the render will differ from what KUDO applied",
+			Key(ov.Namespace, ov.Name), dir, strings.Join(diff, ", ")))
+	}
+}
+
+// checkTree refuses a path that is both a file and a folder of another
+// path (a namespace named "operators" with an instance named after a
+// rebuilt package).
+func checkTree(files map[string][]byte) error {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if _, ok := files[d]; ok {
+				return fmt.Errorf("%s would be both a file and the folder of %s: import the namespace apart (--namespace) into another -o DIR, or use --operators", d, p)
+			}
+		}
+	}
+	return nil
 }
