@@ -76,6 +76,14 @@ func fnv32(s string) uint32 {
 // prunes: the first sync of an adopted instance is a person's.
 func (im *importer) application(in *Instance) ([]byte, string, error) {
 	dir := path.Join(in.Namespace, in.Name)
+	name := appName(in)
+	if im.opts.Target == TargetFlux {
+		name = in.Name // the OCIRepository and the render's Kustomizations are named after it
+	}
+	if other, ok := im.appNames[name]; ok {
+		return nil, "", fmt.Errorf("%s: its %s would be named %s, as that of %s: import the namespaces apart (--namespace) into separate repositories", where(in), im.opts.Target, name, other)
+	}
+	im.appNames[name] = where(in)
 	if im.opts.Target == TargetFlux {
 		// As docs/flux.md: the render's flux/ folder, published as the
 		// OCIRepository named after the instance that its Kustomizations read.

@@ -131,6 +131,8 @@ func TestImportErrors(t *testing.T) {
 		{"a document that is not an object", "- a\n", migrate.Options{}, "export.yaml: document 1: not an object"},
 		{"a namespace whose folder collides with a rebuilt package", strings.ReplaceAll(strings.ReplaceAll(ok, "namespace: web", "namespace: operators"), "version: 0.2.0", "version: kudo-render.yaml"), migrate.Options{},
 			"operators/shop/kudo-render.yaml would be both a file and the folder of operators/shop/kudo-render.yaml/operator.yaml"},
+		{"two Flux Kustomizations of one name", ok + "---\n" + strings.ReplaceAll(ok, "namespace: web", "namespace: shop2"), migrate.Options{Target: migrate.TargetFlux},
+			"Instance web/shop: its flux would be named shop, as that of Instance shop2/shop"},
 		{"an unknown target", ok, migrate.Options{Target: "helm"}, `--target "helm": want argocd or flux`},
 	}
 	for _, c := range cases {

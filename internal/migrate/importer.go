@@ -60,6 +60,8 @@ type importer struct {
 	pkgs map[string]*pkg
 	// rebuilt lists the folders of rebuilt packages.
 	rebuilt map[string]bool
+	// appNames maps the names of written applications to their instance.
+	appNames map[string]string
 }
 
 // pkg is the package of an OperatorVersion: its folder (a slash path
@@ -80,7 +82,7 @@ func Import(exp *Export, opts Options) (*Result, error) {
 	if opts.Target != TargetArgoCD && opts.Target != TargetFlux {
 		return nil, fmt.Errorf("--target %q: want argocd or flux", opts.Target)
 	}
-	im := &importer{exp: exp, opts: opts, res: &Result{Files: map[string][]byte{}}, pkgs: map[string]*pkg{}, rebuilt: map[string]bool{}}
+	im := &importer{exp: exp, opts: opts, res: &Result{Files: map[string][]byte{}}, pkgs: map[string]*pkg{}, rebuilt: map[string]bool{}, appNames: map[string]string{}}
 	var errs []error
 	children := map[string][]*Instance{}
 	var tops []*Instance
@@ -96,6 +98,9 @@ func Import(exp *Export, opts Options) (*Result, error) {
 		if in.Parent != "" && exp.Instances[Key(in.Namespace, in.Parent)] != nil {
 			children[Key(in.Namespace, in.Parent)] = append(children[Key(in.Namespace, in.Parent)], in)
 			continue
+		}
+		if in.Parent != "" {
+			im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: owned by the Instance %s, which is not in the export: imported as an application of its own", where(in), Key(in.Namespace, in.Parent)))
 		}
 		tops = append(tops, in)
 	}
