@@ -244,6 +244,7 @@ var agreeCases = []struct {
 	{reason: "a StatefulSet without a selector", src: obj("apps/v1", "StatefulSet", "nosel", "spec:\n  serviceName: x\n  template:\n    metadata: {labels: {app: zk}}\n    spec:\n"+podSpec), refused: "spec.selector"},
 	{reason: "an apiVersion of no group", src: obj("apps/v2", "Deployment", "v2", "spec: {}\n"), refused: "apps/v2 is not served"},
 	{reason: "an alpha API the server does not serve", src: obj("storage.k8s.io/v1alpha1", "VolumeAttributesClass", "vac", "driverName: x\n"), refused: "not served"},
+	{reason: "a List", src: "apiVersion: v1\nkind: List\nmetadata: {name: l, namespace: agree}\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n", refused: "a list is read by clients"},
 	{reason: "a boolean where a string goes", src: obj("v1", "ConfigMap", "cmbool", "data:\n  enabled: true\n"), refused: "data[enabled]"},
 	{reason: "a namespace name that is no label", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: My.Namespace}\n", refused: "metadata.name"},
 	{reason: "a custom resource against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: agree}\nspec: {size: big}\n", refused: "spec.size"},

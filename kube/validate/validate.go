@@ -150,6 +150,9 @@ func (v *Validator) unknownKind(s *runtime.Scheme, gvk schema.GroupVersionKind) 
 		return &diag.Diagnostic{Field: "apiVersion", Msg: msg}
 	}
 	msg := fmt.Sprintf("no kind %q is served in %s", gvk.Kind, gv)
+	if item, isList := strings.CutSuffix(gvk.Kind, "List"); isList && (item == "" || slices.Contains(inGV, item)) {
+		return &diag.Diagnostic{Field: "kind", Msg: msg + "; a list is read by clients (kubectl expands it), the API server has no such resource: write each item as a document of its own, with --- between them"}
+	}
 	if c, ok := suggest.Closest(gvk.Kind, inGV); ok {
 		msg += fmt.Sprintf("; did you mean %q?", c)
 	}
