@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/kudo-render/kudo-render/kube/versions"
-
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/extend"
+	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/location"
 	"github.com/kudo-render/kudo-render/output"
 	"github.com/kudo-render/kudo-render/verify"
@@ -44,12 +43,11 @@ status is 1 when there is an error (warnings alone pass).`,
 			if err != nil {
 				return err
 			}
-			kv, err := versions.Parse(kubeVersion)
-			if kubeVersion == "" {
-				kv, err = versions.Default, nil
-			}
-			if err != nil {
-				return fmt.Errorf("--kube-version: %w", err)
+			var kv versions.Version // zero: the default
+			if kubeVersion != "" {
+				if kv, err = versions.Parse(kubeVersion); err != nil {
+					return fmt.Errorf("--kube-version: %w", err)
+				}
 			}
 			findings := verify.Package(res.Bundle, verify.Options{Dependencies: deps, Strict: strict, KubeVersion: kv})
 			var out strings.Builder

@@ -39,9 +39,8 @@ func BenchmarkRenderKafka(b *testing.B) {
 }
 
 // BenchmarkRenderKafkaValidation renders kafka's deploy plan with and
-// without the validation against the Kubernetes API (and for the
-// package's own 1.16, where nothing is converted), to show what
-// conversion and validation add to a render.
+// without the validation against the Kubernetes API, to show what
+// validation adds to a render.
 func BenchmarkRenderKafkaValidation(b *testing.B) {
 	bun, err := bundle.LoadDir(testcorpus.Operators(b)["kafka"])
 	if err != nil {

@@ -100,14 +100,7 @@ func olderThan(v versions.Version) func(apiVersion, kind string) bool {
 	if v == versions.Default {
 		return nil
 	}
-	return func(apiVersion, kind string) bool {
-		for _, r := range versions.Table() {
-			if r.APIVersion == apiVersion && r.Kind == kind {
-				return v.Compare(r.Removed) < 0
-			}
-		}
-		return false
-	}
+	return func(apiVersion, kind string) bool { return versions.StillServed(apiVersion, kind, v) }
 }
 
 // note reports a diagnostic that is not an error: to opts.Note, or as

@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"github.com/kudo-render/kudo-render/kube/versions"
-
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/render"
 )
 

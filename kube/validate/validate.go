@@ -14,6 +14,7 @@ import (
 	apivalidate "k8s.io/apimachinery/pkg/api/validate"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -233,7 +234,7 @@ func declarative(ctx context.Context, s *runtime.Scheme, gvk schema.GroupVersion
 // take from the request when it has none, and clears the namespace of a
 // cluster-scoped one (the server ignores it). It reports whether the kind
 // is namespaced.
-func setScope(gvk schema.GroupVersionKind, m metav1Object) bool {
+func setScope(gvk schema.GroupVersionKind, m metav1.Object) bool {
 	k, known := kinds.Lookup(gvk.Group, gvk.Kind)
 	namespaced := !known || k.Namespaced
 	switch {
@@ -243,11 +244,6 @@ func setScope(gvk schema.GroupVersionKind, m metav1Object) bool {
 		m.SetNamespace("default")
 	}
 	return namespaced
-}
-
-type metav1Object = interface {
-	GetNamespace() string
-	SetNamespace(string)
 }
 
 // decode reads m into the API type of gvk as the API server reads a

@@ -206,6 +206,14 @@ var rows = sync.OnceValue(func() map[rowKey]*row {
 	return m
 })
 
+// StillServed reports whether target still serves apiVersion and kind,
+// an API version the table says a later Kubernetes removed: false for
+// versions the table does not list.
+func StillServed(apiVersion, kind string, target Version) bool {
+	r := lookup(apiVersion, kind)
+	return r != nil && target.Compare(r.Removed) < 0
+}
+
 // lookup finds the row of apiVersion and kind.
 func lookup(apiVersion, kind string) *row { return rows()[rowKey{apiVersion, kind}] }
 

@@ -197,3 +197,20 @@ func docTable() string {
 	}
 	return b.String()
 }
+
+func TestStillServed(t *testing.T) {
+	cases := []struct {
+		reason, apiVersion, kind string
+		target                   Version
+		want                     bool
+	}{
+		{"policy/v1beta1 PDBs are served until 1.24", "policy/v1beta1", "PodDisruptionBudget", Version{1, 24}, true},
+		{"and removed in 1.25", "policy/v1beta1", "PodDisruptionBudget", Version{1, 25}, false},
+		{"a version the table does not list", "v1", "ConfigMap", Version{1, 16}, false},
+	}
+	for _, c := range cases {
+		if got := StillServed(c.apiVersion, c.kind, c.target); got != c.want {
+			t.Errorf("%s: StillServed = %t, want %t", c.reason, got, c.want)
+		}
+	}
+}
