@@ -2,22 +2,46 @@ package enhance
 
 import (
 	"crypto/md5"
+	"encoding/base64"
 	"fmt"
 	"slices"
+
+	yamlv2 "gopkg.in/yaml.v2"
 
 	"github.com/kudo-render/kudo-render/object"
 )
 
+// KUDO v0.19 serialised dependencies with gopkg.in/yaml.v2 v2.3.0, which
+// never folds long lines; v2.4.0 folds at 80 columns unless told not to.
+// Nothing else in this program links gopkg.in/yaml.v2 (the project's YAML
+// goes through go.yaml.in/yaml and sigs.k8s.io/yaml), so the switch, which
+// is global to that package, changes only this hash.
+func init() { yamlv2.FutureLineWrap() }
+
 type dep struct{ kind, name string }
 
 // DependenciesHash sets kudo.dev/dependencies-hash on the pod templates of
-// objs, from the ConfigMaps and Secrets among objs that each pod uses
-// (volumes, projected volumes, imagePullSecrets, envFrom and env
-// valueFrom). As in KUDO, each dependency is hashed with MD5 and the
-// annotation is the MD5 of those digests in sorted order; a dependency that
-// is not in objs, or that carries kudo.dev/skip-hash-calculation,
-// contributes zero bytes. Pod templates without dependencies get no
-// annotation.
+// objs exactly as KUDO v0.19's enhancer did, so that an install KUDO made
+// and the same package rendered here carry the same annotation (a
+// different one would restart every pod when a GitOps tool takes the
+// install over):
+//
+//   - the dependencies of a pod are its imagePullSecrets and the ConfigMaps
+//     and Secrets of its configMap and secret volumes, in that order of
+//     kind then name, each as often as it is referenced (KUDO looked no
+//     further: envFrom, env valueFrom and projected volumes do not count);
+//   - each dependency found among objs (same namespace) is reduced as KUDO
+//     reduced it (the fields of its Kubernetes type, annotations, namespace
+//     and server fields cleared), written as gopkg.in/yaml.v2 writes a
+//     *unstructured.Unstructured and hashed with MD5; one that is not in
+//     objs, or that carries kudo.dev/skip-hash-calculation, contributes 16
+//     zero bytes;
+//   - the annotation is the MD5 of those digests. Pods without dependencies
+//     get no annotation.
+//
+// KUDO read a dependency that another task applied from the cluster (its
+// kudo.dev/last-applied-configuration); for an install whose parameters
+// have not changed since, that is the object rendered here.
 func DependenciesHash(objs []*object.Object) error {
 	var index map[string]*object.Object // built when a pod first needs it
 	for _, o := range objs {
@@ -31,15 +55,9 @@ func DependenciesHash(objs []*object.Object) error {
 			}
 			outer := md5.New()
 			for _, d := range deps {
-				sum := [md5.Size]byte{}
-				if dobj, ok := index[d.kind+"/"+o.Namespace()+"/"+d.name]; ok {
-					if _, skip := dobj.MapAt("metadata", "annotations")[AnnSkipHash]; !skip {
-						data, err := object.JSON(hashView(dobj))
-						if err != nil {
-							return fmt.Errorf("cannot hash %s %q: %w", d.kind, d.name, err)
-						}
-						sum = md5.Sum(data)
-					}
+				sum, err := dependencyDigest(index[d.kind+"/"+o.Namespace()+"/"+d.name])
+				if err != nil {
+					return fmt.Errorf("cannot hash %s %q: %w", d.kind, d.name, err)
 				}
 				outer.Write(sum[:])
 			}
@@ -47,6 +65,24 @@ func DependenciesHash(objs []*object.Object) error {
 		}
 	}
 	return nil
+}
+
+// dependencyDigest is KUDO's digest of one dependency: zero bytes for one
+// that is absent or skipped.
+func dependencyDigest(dobj *object.Object) ([md5.Size]byte, error) {
+	if dobj == nil {
+		return [md5.Size]byte{}, nil
+	}
+	if _, skip := dobj.MapAt("metadata", "annotations")[AnnSkipHash]; skip {
+		return [md5.Size]byte{}, nil
+	}
+	// yaml.v2 writes a struct's exported fields under their lower-cased
+	// names: Unstructured{Object: m} becomes "object: m".
+	data, err := yamlv2.Marshal(map[string]any{"object": hashView(dobj)})
+	if err != nil {
+		return [md5.Size]byte{}, err
+	}
+	return md5.Sum(data), nil
 }
 
 // dependencyIndex indexes the ConfigMaps and Secrets of objs by kind,
@@ -61,67 +97,99 @@ func dependencyIndex(objs []*object.Object) map[string]*object.Object {
 	return index
 }
 
-// hashView is the part of a ConfigMap or Secret that matters to pods: all
-// of it except annotations and the namespace.
+// typedFields are the top-level fields of the Kubernetes types of
+// dependencies: KUDO decoded templates into those types, which drops
+// any other field.
+var typedFields = map[string][]string{
+	"ConfigMap": {"data", "binaryData", "immutable"},
+	"Secret":    {"data", "stringData", "type", "immutable"},
+}
+
+// hashView is the object KUDO's sanitizeAndSerialize hashed: the typed
+// fields, bytes fields in canonical base64, and metadata reduced to the
+// name and labels plus what its setters left behind (empty annotations,
+// finalizers, managedFields and ownerReferences, zero grace period and
+// remaining item count); apiVersion and kind empty.
 func hashView(o *object.Object) map[string]any {
-	v := make(map[string]any, len(o.Map))
-	for k, x := range o.Map {
-		v[k] = x
+	md := map[string]any{
+		"annotations":                map[string]any{},
+		"deletionGracePeriodSeconds": int64(0),
+		"finalizers":                 []any{},
+		"managedFields":              []any{},
+		"ownerReferences":            []any{},
+		"remainingItemCount":         int64(0),
 	}
-	if md, ok := o.Map["metadata"].(map[string]any); ok {
-		v["metadata"] = map[string]any{"name": md["name"], "labels": md["labels"]}
+	if name := o.Name(); name != "" {
+		md["name"] = name
+	}
+	if labels, ok := object.Get(o.Map, "metadata", "labels").(map[string]any); ok {
+		md["labels"] = labels
+	}
+	v := map[string]any{"apiVersion": "", "kind": "", "metadata": md}
+	for _, f := range typedFields[o.Kind()] {
+		x, ok := o.Map[f]
+		if !ok || x == nil {
+			continue
+		}
+		if f == "data" && o.Kind() == "Secret" || f == "binaryData" {
+			x = canonicalBase64(x)
+		}
+		v[f] = x
 	}
 	return v
 }
 
+// canonicalBase64 re-encodes the values of a map of base64 strings as Go's
+// []byte fields do after decoding (standard alphabet, padded); values that
+// do not decode are kept.
+func canonicalBase64(x any) any {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return x
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+		if s, ok := v.(string); ok {
+			if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+				out[k] = base64.StdEncoding.EncodeToString(b)
+			}
+		}
+	}
+	return out
+}
+
+// podDependencies lists what KUDO v0.19 counted as a pod's dependencies,
+// sorted by kind then name, duplicates kept.
 func podDependencies(pt map[string]any) []dep {
 	spec, _ := pt["spec"].(map[string]any)
 	if spec == nil {
 		return nil
 	}
-	seen := map[dep]bool{}
-	add := func(kind string, name any) {
-		if s, ok := name.(string); ok && s != "" {
-			seen[dep{kind, s}] = true
-		}
-	}
+	var out []dep
 	for _, x := range list(spec["imagePullSecrets"]) {
-		add("Secret", x["name"])
+		out = append(out, dep{"Secret", str(x["name"])})
 	}
 	for _, v := range list(spec["volumes"]) {
-		add("ConfigMap", object.Get(v, "configMap", "name"))
-		add("Secret", object.Get(v, "secret", "secretName"))
-		srcs, _ := object.Get(v, "projected", "sources").([]any)
-		for _, s := range srcs {
-			if sm, ok := s.(map[string]any); ok {
-				add("ConfigMap", object.Get(sm, "configMap", "name"))
-				add("Secret", object.Get(sm, "secret", "name"))
-			}
+		if cm, ok := v["configMap"].(map[string]any); ok {
+			out = append(out, dep{"ConfigMap", str(cm["name"])})
+		}
+		if sec, ok := v["secret"].(map[string]any); ok {
+			out = append(out, dep{"Secret", str(sec["secretName"])})
 		}
 	}
-	for _, field := range []string{"containers", "initContainers"} {
-		for _, c := range list(spec[field]) {
-			for _, ef := range list(c["envFrom"]) {
-				add("ConfigMap", object.Get(ef, "configMapRef", "name"))
-				add("Secret", object.Get(ef, "secretRef", "name"))
-			}
-			for _, e := range list(c["env"]) {
-				add("ConfigMap", object.Get(e, "valueFrom", "configMapKeyRef", "name"))
-				add("Secret", object.Get(e, "valueFrom", "secretKeyRef", "name"))
-			}
-		}
-	}
-	out := make([]dep, 0, len(seen))
-	for d := range seen {
-		out = append(out, d)
-	}
-	slices.SortFunc(out, func(a, b dep) int {
+	slices.SortStableFunc(out, func(a, b dep) int {
 		if a.kind != b.kind {
 			return compare(a.kind, b.kind)
 		}
 		return compare(a.name, b.name)
 	})
 	return out
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 func compare(a, b string) int {

@@ -2,7 +2,6 @@ package enhance_test
 
 import (
 	"crypto/md5"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -58,41 +57,6 @@ func TestDependenciesHashReferences(t *testing.T) {
 			reason: "A secret volume (secretName) is a dependency.",
 			spec:   "{volumes: [{name: v, secret: {secretName: sec}}]}",
 			dep:    secA, alt: secB,
-		},
-		"ProjectedConfigMap": {
-			reason: "A configMap source of a projected volume is a dependency.",
-			spec:   "{volumes: [{name: v, projected: {sources: [{serviceAccountToken: {path: t}}, {configMap: {name: cfg}}]}}]}",
-			dep:    cfgA, alt: cfgB,
-		},
-		"ProjectedSecret": {
-			reason: "A secret source (name) of a projected volume is a dependency.",
-			spec:   "{volumes: [{name: v, projected: {sources: [{secret: {name: sec}}]}}]}",
-			dep:    secA, alt: secB,
-		},
-		"EnvFromConfigMap": {
-			reason: "envFrom configMapRef is a dependency.",
-			spec:   "{containers: [{name: c, envFrom: [{configMapRef: {name: cfg}}]}]}",
-			dep:    cfgA, alt: cfgB,
-		},
-		"EnvFromSecret": {
-			reason: "envFrom secretRef is a dependency.",
-			spec:   "{containers: [{name: c, envFrom: [{secretRef: {name: sec}}]}]}",
-			dep:    secA, alt: secB,
-		},
-		"EnvConfigMapKey": {
-			reason: "env valueFrom configMapKeyRef is a dependency.",
-			spec:   "{containers: [{name: c, env: [{name: X, value: x}, {name: A, valueFrom: {configMapKeyRef: {name: cfg, key: a}}}]}]}",
-			dep:    cfgA, alt: cfgB,
-		},
-		"EnvSecretKey": {
-			reason: "env valueFrom secretKeyRef is a dependency.",
-			spec:   "{containers: [{name: c, env: [{name: P, valueFrom: {secretKeyRef: {name: sec, key: p}}}]}]}",
-			dep:    secA, alt: secB,
-		},
-		"InitContainer": {
-			reason: "References of init containers count too.",
-			spec:   "{initContainers: [{name: i, envFrom: [{configMapRef: {name: cfg}}]}], containers: [{name: c}]}",
-			dep:    cfgA, alt: cfgB,
 		},
 		"ImagePullSecrets": {
 			reason: "imagePullSecrets are dependencies.",
@@ -201,34 +165,86 @@ func TestDependenciesHash(t *testing.T) {
 	}
 }
 
-// TestDependenciesHashValue pins the algorithm the package documents: the
-// MD5 of the MD5s of each dependency, in sorted order (kind, then name).
-func TestDependenciesHashValue(t *testing.T) {
-	cm := obj(t, cfgA)
-	sec := obj(t, secA)
-	d := obj(t, deployment("{volumes: [{name: s, secret: {secretName: sec}}, {name: c, configMap: {name: cfg}}]}"))
-	if err := enhance.DependenciesHash([]*object.Object{sec, cm, d}); err != nil {
-		t.Fatal(err)
+// TestDependenciesHashNotReferences: what KUDO v0.19 did not count as a
+// dependency gets no hash, so that adopting a KUDO install changes no pod
+// template.
+func TestDependenciesHashNotReferences(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		spec   string
+	}{
+		"ProjectedConfigMap": {
+			reason: "KUDO did not read projected volumes.",
+			spec:   "{volumes: [{name: v, projected: {sources: [{configMap: {name: cfg}}]}}]}",
+		},
+		"EnvFrom": {
+			reason: "KUDO did not read envFrom.",
+			spec:   "{containers: [{name: c, envFrom: [{configMapRef: {name: cfg}}, {secretRef: {name: sec}}]}]}",
+		},
+		"EnvValueFrom": {
+			reason: "KUDO did not read env valueFrom.",
+			spec:   "{containers: [{name: c, env: [{name: A, valueFrom: {configMapKeyRef: {name: cfg, key: a}}}, {name: P, valueFrom: {secretKeyRef: {name: sec, key: p}}}]}]}",
+		},
 	}
-	digest := func(o *object.Object) []byte {
-		v := map[string]any{}
-		for k, x := range o.Map {
-			v[k] = x
-		}
-		v["metadata"] = map[string]any{"name": o.Name(), "labels": nil}
-		data, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := md5.Sum(data)
-		return s[:]
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if h, ok := hashOf(t, cfgA, secA, deployment(tc.spec)); ok {
+				t.Errorf("\n%s\nDependenciesHash: want no annotation, got %s", tc.reason, h)
+			}
+		})
 	}
-	outer := md5.New()
-	outer.Write(digest(cm)) // ConfigMap sorts before Secret
-	outer.Write(digest(sec))
-	want := fmt.Sprintf("%x", outer.Sum(nil))
-	if got, _ := podHash(d, "spec", "template"); got != want {
-		t.Errorf("DependenciesHash: want %s, got %s", want, got)
+}
+
+// TestDependenciesHashAsKUDO checks the values KUDO's own end-to-end test
+// (test/e2e/dependencies-hash in kudobuilder/kudo) asserted on a live
+// cluster: operator dep-operator, instance depop, a Deployment with one
+// configMap volume of a ConfigMap with two values.
+func TestDependenciesHashAsKUDO(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		a, b   string
+		want   string
+	}{
+		"Install":           {"00-assert.yaml: the defaults.", "FancyValue", "OtherFancyValue", "6fa812afe527bdb6c9a5fbfcba8193bb"},
+		"ConfigParamUpdate": {"03-assert.yaml: CONFIG_MAP_VALUE changed.", "ChangedValue", "OtherFancyValue", "da9f56a62d3c4af2596bebace008d845"},
+		"BothParamsUpdated": {"05-assert.yaml: OTHER_CONFIG_VALUE changed too.", "ChangedValue", "SecondChangedValue", "1510654b540619228b477bdd56d44175"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			labels := "labels: {heritage: kudo, kudo.dev/operator: dep-operator, kudo.dev/instance: depop}"
+			cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: configdata, namespace: kuttl-test, " + labels +
+				", annotations: {kudo.dev/plan: deploy, kudo.dev/phase: main, kudo.dev/step: everything}}\ndata: {valueA: " + tc.a + ", valueB: " + tc.b + "}\n"
+			d := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: nginx-deployment, namespace: kuttl-test}\nspec:\n  template:\n    spec: {containers: [{name: nginx, image: 'nginx:1.7.9'}], volumes: [{name: config, configMap: {name: configdata}}]}\n"
+			if got, _ := hashOf(t, cm, d); got != tc.want {
+				t.Errorf("\n%s\nDependenciesHash: want KUDO's %s, got %s", tc.reason, tc.want, got)
+			}
+		})
+	}
+}
+
+// TestDependenciesHashOrderAndRepeats: digests are written in the order of
+// kind then name, once per reference, as KUDO wrote them.
+func TestDependenciesHashOrderAndRepeats(t *testing.T) {
+	zero := make([]byte, md5.Size)
+	cases := map[string]struct {
+		reason string
+		spec   string
+		n      int // references, all absent: n zero digests
+	}{
+		"Repeated":            {"A ConfigMap mounted twice counts twice.", "{volumes: [{name: a, configMap: {name: x}}, {name: b, configMap: {name: x}}]}", 2},
+		"PullSecretAndVolume": {"A pull secret and a volume of the same Secret count twice.", "{imagePullSecrets: [{name: s}], volumes: [{name: a, secret: {secretName: s}}]}", 2},
+		"Single":              {"One reference, one digest.", "{volumes: [{name: a, secret: {secretName: s}}]}", 1},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			outer := md5.New()
+			for range tc.n {
+				outer.Write(zero)
+			}
+			if got, _ := hashOf(t, deployment(tc.spec)); got != fmt.Sprintf("%x", outer.Sum(nil)) {
+				t.Errorf("\n%s\nDependenciesHash: got %s, want the MD5 of %d zero digests", tc.reason, got, tc.n)
+			}
+		})
 	}
 }
 
@@ -250,7 +266,7 @@ func TestDependenciesHashWorkloads(t *testing.T) {
 		},
 		"Job": {
 			reason: "Job pod templates are hashed.",
-			obj:    "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: data}\nspec: {template: {spec: {containers: [{name: c, envFrom: [{configMapRef: {name: cfg}}]}]}}}\n",
+			obj:    "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: data}\nspec: {template: {spec: {volumes: [{name: v, configMap: {name: cfg}}]}}}\n",
 			path:   []string{"spec", "template"},
 		},
 		"DaemonSet": {

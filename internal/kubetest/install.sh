@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Installs the real Kubernetes API server and the etcd the tests of
-# internal/kubetest run against, once, into the user's cache, and prints the
+# Installs the real Kubernetes API server, its controller manager (for
+# garbage collection) and the etcd the tests of internal/kubetest run against, once, into the user's cache, and prints the
 # folder that holds them (give it to the tests as KUBEBUILDER_ASSETS):
 #
 #   internal/kubetest/install.sh            # progress on stderr, the folder on stdout
 #
-# kube-apiserver is built from the k8s.io/kubernetes module on the Go module
+# kube-apiserver and kube-controller-manager are built from the k8s.io/kubernetes module on the Go module
 # proxy, at the version of the k8s.io/* libraries in go.mod (KUBE_VERSION
 # overrides it). That module's go.mod replaces the staging modules (k8s.io/api,
 # ...) with folders its zip does not hold: they are pointed at the published
@@ -103,10 +103,18 @@ elif ! { [ -x "$cache/etcd" ] && etcd_ok "$cache/etcd"; }; then
   fi
 fi
 
-# The cached kube-apiserver is kept when it reports the version wanted.
-if ! { [ -x "$cache/kube-apiserver" ] && [ "$("$cache/kube-apiserver" --version 2>/dev/null)" = "Kubernetes $version" ]; }; then
+# The cached binaries are kept when they report the version wanted;
+# kube-controller-manager runs the garbage collector for the tests that
+# delete owners (internal/adopt).
+missing=""
+for bin in kube-apiserver kube-controller-manager; do
+  if ! { [ -x "$cache/$bin" ] && [ "$("$cache/$bin" --version 2>/dev/null)" = "Kubernetes $version" ]; }; then
+    missing="$missing $bin"
+  fi
+done
+if [ -n "$missing" ]; then
   tmpdir
-  echo "install.sh: building kube-apiserver $version (10 to 20 minutes, once; log in $cache/build.log)" >&2
+  echo "install.sh: building$missing $version (10 to 20 minutes, once; log in $cache/build.log)" >&2
   # Outside any module: downloading must not touch the caller's go.mod.
   dir="$(cd "$work" && go mod download -json "k8s.io/kubernetes@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')" || true
   if [ -z "$dir" ] || [ ! -f "$dir/go.mod" ]; then
@@ -114,7 +122,7 @@ if ! { [ -x "$cache/kube-apiserver" ] && [ "$("$cache/kube-apiserver" --version 
     exit 1
   fi
   cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
-  heartbeat_start "building kube-apiserver"
+  heartbeat_start "building$missing"
   (
     cd "$work/src"
     rm -f go.work go.work.sum
@@ -122,17 +130,19 @@ if ! { [ -x "$cache/kube-apiserver" ] && [ "$("$cache/kube-apiserver" --version 
     for m in $(sed -n 's#^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/.*#\1#p' go.mod); do
       go mod edit -replace "$m=$m@$staging"
     done
-    # What kube-apiserver --version and /version report, as Kubernetes'
+    # What --version and /version report, as Kubernetes'
     # hack/lib/version.sh sets it.
     minor="${version#v1.}"; minor="${minor%%.*}"
     ldflags="-s -w"
     for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
       ldflags="$ldflags -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean"
     done
-    GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$cache/kube-apiserver.tmp" ./cmd/kube-apiserver
-  ) >"$cache/build.log" 2>&1 || { tail -30 "$cache/build.log" >&2; echo "install.sh: the kube-apiserver build failed (log: $cache/build.log)" >&2; exit 1; }
+    for bin in $missing; do
+      GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" -o "$cache/$bin.tmp" "./cmd/$bin"
+    done
+  ) >"$cache/build.log" 2>&1 || { tail -30 "$cache/build.log" >&2; echo "install.sh: the build of$missing failed (log: $cache/build.log)" >&2; exit 1; }
   heartbeat_stop
-  mv "$cache/kube-apiserver.tmp" "$cache/kube-apiserver"
-  echo "install.sh: kube-apiserver $version is in $cache" >&2
+  for bin in $missing; do mv "$cache/$bin.tmp" "$cache/$bin"; done
+  echo "install.sh:$missing $version in $cache" >&2
 fi
 echo "$cache"
