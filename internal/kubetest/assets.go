@@ -19,7 +19,9 @@ const RequireEnvVar = "KUDO_RENDER_REQUIRE_APISERVER"
 // $KUBEBUILDER_ASSETS when set, else the cache folder install.sh fills
 // ($KUDO_RENDER_KUBE_ASSETS, else ~/.cache/kudo-render/kube/<version>, the
 // version of the k8s.io/* modules this binary was built with). ok reports
-// whether both binaries are there.
+// whether both binaries are there; kube-controller-manager, which only
+// StartWithGC needs, may be missing (a cache filled before install.sh
+// built it).
 func Assets() (dir string, ok bool) {
 	dir = os.Getenv(AssetsEnvVar)
 	if dir == "" {
@@ -37,11 +39,17 @@ func Assets() (dir string, ok bool) {
 		dir = filepath.Join(cache, "kudo-render", "kube", KubeVersion())
 	}
 	for _, name := range []string{"kube-apiserver", "etcd"} {
-		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.IsDir() || info.Mode()&0o111 == 0 {
+		if !executable(filepath.Join(dir, name)) {
 			return dir, false
 		}
 	}
 	return dir, true
+}
+
+// executable reports whether file is an executable file.
+func executable(file string) bool {
+	info, err := os.Stat(file)
+	return err == nil && !info.IsDir() && info.Mode()&0o111 != 0
 }
 
 // KubeVersion is the Kubernetes release of the k8s.io/* modules this

@@ -25,6 +25,25 @@
 //		...
 //	}
 //
+// Tests that delete owners and expect their dependents to go need the
+// garbage collector, which runs in kube-controller-manager, not in the API
+// server. StartWithGC returns the same server with kube-controller-manager
+// running its garbage collector and namespace controller (nothing else:
+// no Deployment makes ReplicaSets, no Pod is scheduled), started on the
+// first call (a fraction of a second) and connected as the administrator:
+//
+//	srv := kubetest.StartWithGC(t) // after applying the owners' CRDs
+//	// create an owner and dependents with srv.Config's clients, delete
+//	// the owner: the dependents are gone within a second
+//
+// The garbage collector watches the resources served when it started and
+// discovers new ones every 30 seconds only; StartWithGC restarts it when
+// the server serves resources it does not know, so call it after
+// applying the CustomResourceDefinitions of the owners. Only StartWithGC
+// needs kube-controller-manager in the assets folder (install.sh builds
+// it too; envtest's assets lack it): without it, StartWithGC skips or
+// fails the test as Start does.
+//
 // The processes are started with a parent-death signal (Linux), so they
 // end with the test binary even when it is killed.
 package kubetest

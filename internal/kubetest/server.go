@@ -58,6 +58,12 @@ type Server struct {
 	defaults  []schema.GroupVersionKind // served before anything was applied
 	builtin   map[schema.GroupKind]bool // the group-kinds of defaults
 	setup     sync.Mutex                // CRDs, namespaces and the mapper, one Apply at a time
+
+	gc      sync.Mutex      // kube-controller-manager, started by StartWithGC
+	gcProc  *process        // nil until started
+	gcKnows map[string]bool // the resources served when it started
+	gcErr   error           // its start failed
+	gcStart time.Duration   // how long its last start took
 }
 
 var (
@@ -348,13 +354,8 @@ func waitFor(p *process, c *http.Client, url, token, want string) error {
 // stop kills the processes, ends the launcher's thread and removes the
 // server's folder.
 func (s *Server) stop() {
-	for i := len(s.procs) - 1; i >= 0; i-- { // kube-apiserver first, then etcd
-		p := s.procs[i]
-		p.cmd.Process.Kill()
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second):
-		}
+	for i := len(s.procs) - 1; i >= 0; i-- { // kube-controller-manager, kube-apiserver, etcd
+		s.procs[i].kill()
 	}
 	s.procs = nil
 	if s.launcher != nil {
@@ -362,6 +363,16 @@ func (s *Server) stop() {
 		s.launcher = nil
 	}
 	os.RemoveAll(s.dir)
+}
+
+// kill kills a process and waits (10 seconds at most) until it has
+// exited.
+func (p *process) kill() {
+	p.cmd.Process.Kill()
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+	}
 }
 
 // freePorts returns n distinct free TCP ports of 127.0.0.1.
