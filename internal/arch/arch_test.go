@@ -15,7 +15,7 @@ const module = "github.com/kudo-render/kudo-render"
 
 // Adapters are the packages at the edge: they may import the core, the
 // core may never import them.
-var adapters = []string{"argocd", "flux", "config", "fn", "cmd", "review", "review/diff", "review/graph"}
+var adapters = []string{"argocd", "flux", "config", "fn", "cmd", "review", "review/diff", "review/graph", "internal/adopt"}
 
 // notCore are packages that are neither core nor adapter.
 var notCore = []string{"", "integration", "internal/arch", "internal/testcorpus", "internal/golden", "internal/hostile", "internal/benchinput", "internal/benchcompare", "source/gittest"}
