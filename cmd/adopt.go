@@ -46,6 +46,8 @@ func registerAdoptFlags(c *cobra.Command, f *adoptFlags) {
 	fl.StringVar(&f.context, "context", "", "kubeconfig context (default: the current one)")
 	fl.StringVar(&f.fieldManager, "field-manager", "", "field manager of the GitOps tool (default: argocd-controller, or kustomize-controller for spec.target flux)")
 	fl.StringArrayVar(&f.kudoManagers, "kudo-manager", nil, "field manager of KUDO's controller, repeatable (default: manager, the name of KUDO's binary)")
+	fl.StringVar(&f.render.name, "name", "", "instance name (overrides metadata.name)")
+	fl.StringVarP(&f.render.namespace, "namespace", "n", "", "instance namespace (overrides metadata.namespace)")
 	fl.StringArrayVarP(&f.render.params, "param", "p", nil, "parameter KEY=VALUE, repeatable")
 	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
 	fl.BoolVar(&f.show, "show-secrets", false, "print the values of Secrets in changed fields")
@@ -147,6 +149,10 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	if cfg.Target() == config.Flux {
 		cfg.Spec.Target = string(config.Plain)
 	}
+	opts.Used = map[string]string{}
+	for key, name := range cfg.Spec.Pipes {
+		opts.Used[name] = "spec.pipes." + key
+	}
 	in, err := graphInput(g, cfg, stderr)
 	if err != nil {
 		return nil, nil, opts, err
@@ -179,6 +185,9 @@ func adoptCluster(f adoptFlags) (*adopt.Cluster, error) {
 		return nil, fmt.Errorf("cannot connect to the cluster: %w", err)
 	}
 	cfg.Timeout = clusterTimeout
+	// A check lists every namespaced resource once (about 50 requests):
+	// kubectl's discovery limits rather than client-go's 5 per second.
+	cfg.QPS, cfg.Burst = 50, 300
 	return adopt.NewCluster(cfg)
 }
 

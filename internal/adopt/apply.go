@@ -1,6 +1,7 @@
 package adopt
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/csaupgrade"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kudo-render/kudo-render/review/diff"
 )
@@ -181,14 +183,14 @@ func (c *Cluster) adoptObject(ctx context.Context, rep *Report, o *Object, opts 
 	if !o.rendered {
 		return out, nil
 	}
-	data, err := csaupgrade.UpgradeManagedFieldsPatch(cur, sets.New(opts.kudoManagers()...), opts.FieldManager)
+	data, err := handOver(cur, opts.kudoManagers(), opts.FieldManager, o.applied)
 	if err != nil {
 		return out, fmt.Errorf("cannot hand the fields of %s to %s: %w", o.Key, opts.FieldManager, err)
 	}
 	if data == nil {
 		return out, nil
 	}
-	p := Patch{Key: o.Key, What: fmt.Sprintf("fields of %s handed to %s", strings.Join(opts.kudoManagers(), ", "), opts.FieldManager),
+	p := Patch{Key: o.Key, What: fmt.Sprintf("the fields of %s that the render sets handed to %s", strings.Join(opts.kudoManagers(), ", "), opts.FieldManager),
 		Type: types.JSONPatchType, Data: data, ri: ri, name: cur.GetName()}
 	out = append(out, p)
 	if !opts.DryRun {
@@ -197,6 +199,63 @@ func (c *Cluster) adoptObject(ctx context.Context, rep *Report, o *Object, opts 
 		}
 	}
 	return out, nil
+}
+
+// handOver is the JSON patch that gives the GitOps tool's manager the
+// fields KUDO's managers own that the render sets (applied), as an apply
+// of its own (client-go's csaupgrade, limited to those fields), and drops
+// KUDO's entries; nil when KUDO's managers own nothing. The fields KUDO
+// set that the render does not (the API server's defaults, KUDO's
+// bookkeeping annotations) are then owned by nobody: the GitOps tool's
+// applies leave them alone, where owning them would remove them (and a
+// removed default, put back by the server, still bumps a Deployment's
+// generation).
+func handOver(u *unstructured.Unstructured, kudo []string, manager string, applied *fieldpath.Set) ([]byte, error) {
+	var had *fieldpath.Set
+	found := false
+	for _, mf := range u.GetManagedFields() {
+		switch {
+		case mf.Subresource != "":
+		case mf.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(kudo, mf.Manager):
+			found = true
+		case mf.Operation == metav1.ManagedFieldsOperationApply && mf.Manager == manager && mf.FieldsV1 != nil:
+			had = &fieldpath.Set{}
+			if err := had.FromJSON(bytes.NewReader(mf.FieldsV1.Raw)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	cp := u.DeepCopy()
+	if err := csaupgrade.UpgradeManagedFields(cp, sets.New(kudo...), manager); err != nil {
+		return nil, err
+	}
+	keep := applied
+	if had != nil {
+		keep = keep.Union(had)
+	}
+	mfs := cp.GetManagedFields()
+	for i, mf := range mfs {
+		if mf.Manager != manager || mf.Operation != metav1.ManagedFieldsOperationApply || mf.Subresource != "" || mf.FieldsV1 == nil {
+			continue
+		}
+		set := &fieldpath.Set{}
+		if err := set.FromJSON(bytes.NewReader(mf.FieldsV1.Raw)); err != nil {
+			return nil, err
+		}
+		raw, err := set.Intersection(keep).ToJSON()
+		if err != nil {
+			return nil, err
+		}
+		mfs[i].FieldsV1 = &metav1.FieldsV1{Raw: raw}
+	}
+	return json.Marshal([]map[string]any{
+		{"op": "replace", "path": "/metadata/managedFields", "value": mfs},
+		// as csaupgrade: a conflict (409) if the object changed since it was read
+		{"op": "replace", "path": "/metadata/resourceVersion", "value": u.GetResourceVersion()},
+	})
 }
 
 // ownerPatch removes the ownerReferences of u to the Instances, each

@@ -1,6 +1,7 @@
 package adopt
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/kudo-render/kudo-render/engine"
 	"github.com/kudo-render/kudo-render/object"
@@ -55,6 +57,10 @@ type Options struct {
 	// Diff shapes the field-by-field changes (secrets are masked unless
 	// Diff.ShowSecrets).
 	Diff diff.Options
+	// Used names the Secrets and ConfigMaps the render uses without
+	// rendering them (the pipe artifacts of spec.pipes), with why: live,
+	// they are listed as used, not as left over.
+	Used map[string]string
 }
 
 func (o Options) kudoManagers() []string {
@@ -89,9 +95,14 @@ type Object struct {
 	// ChangedBy names the other clients that changed the live object
 	// ("kubectl-edit at 2026-11-25T10:00:00Z").
 	ChangedBy []string `json:",omitempty"`
+	// Note says more about the status.
+	Note string `json:",omitempty"`
 
 	live     *unstructured.Unstructured
 	rendered bool
+	// applied are the fields the render sets: the GitOps tool's field
+	// set in the result of the dry run.
+	applied *fieldpath.Set
 }
 
 // Report is the result of Check.
@@ -161,7 +172,12 @@ func Check(ctx context.Context, c *Cluster, ns, name string, items []engine.Item
 	for _, u := range owned {
 		k := diff.Key{Group: u.GroupVersionKind().Group, Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
 		if !seen[k] {
-			extra = append(extra, Object{Key: k, APIVersion: u.GetAPIVersion(), Status: NotRendered, Owners: rep.owners(u), live: u})
+			o := Object{Key: k, APIVersion: u.GetAPIVersion(), Status: NotRendered, Owners: rep.owners(u), live: u,
+				Note: "owned by Instance " + strings.Join(rep.owners(u), ", ") + ": adopt apply detaches it and leaves it alone; delete it by hand if it is not needed"}
+			if why, ok := opts.Used[u.GetName()]; ok && k.Group == "" && (k.Kind == "Secret" || k.Kind == "ConfigMap") {
+				o.Note = "used by the render (" + why + "): adopt apply detaches it from the Instance and keeps it"
+			}
+			extra = append(extra, o)
 		}
 	}
 	slices.SortFunc(extra, func(a, b Object) int { return strings.Compare(a.Key.String(), b.Key.String()) })
@@ -217,7 +233,21 @@ func (c *Cluster) checkOne(ctx context.Context, it *engine.Item, opts Options, r
 		o.Status, o.Reason = CannotApply, reason(err)
 		return o, nil
 	}
+	if o.applied, err = appliedFields(dry, opts.FieldManager); err != nil {
+		return nil, fmt.Errorf("%s: the dry run's managedFields: %w", o.Key, err)
+	}
 	return o, compare(o, live, dry, opts)
+}
+
+// appliedFields is the field set of manager's apply in u's managedFields.
+func appliedFields(u *unstructured.Unstructured, manager string) (*fieldpath.Set, error) {
+	for _, mf := range u.GetManagedFields() {
+		if mf.Manager == manager && mf.Operation == metav1.ManagedFieldsOperationApply && mf.Subresource == "" && mf.FieldsV1 != nil {
+			set := &fieldpath.Set{}
+			return set, set.FromJSON(bytes.NewReader(mf.FieldsV1.Raw))
+		}
+	}
+	return &fieldpath.Set{}, nil
 }
 
 // compare sets the status and fields of o from the live object and the

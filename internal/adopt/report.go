@@ -32,8 +32,8 @@ func (r *Report) Text(w io.Writer) error {
 		switch {
 		case o.Reason != "":
 			fmt.Fprintf(&b, ": %s", o.Reason)
-		case o.Status == NotRendered:
-			fmt.Fprintf(&b, " (owned by Instance %s: adopt apply detaches it and leaves it alone; delete it by hand if it is not needed)", strings.Join(o.Owners, ", "))
+		case o.Note != "":
+			fmt.Fprintf(&b, " (%s)", o.Note)
 		case o.Status == HookNotLive:
 			b.WriteString(" (runs at every sync)")
 		}

@@ -15,9 +15,10 @@ import (
 )
 
 // gcControllers are the controllers StartWithGC runs: the garbage
-// collector, and the namespace controller, without which a deleted
-// namespace stays Terminating.
-const gcControllers = "garbage-collector-controller,namespace-controller"
+// collector, and the namespace and PVC protection controllers, without
+// which a deleted namespace stays Terminating (a PVC keeps the
+// kubernetes.io/pvc-protection finalizer).
+const gcControllers = "garbage-collector-controller,namespace-controller,persistentvolumeclaim-protection-controller"
 
 // StartWithGC returns the test process's API server, as Start does, with
 // kube-controller-manager running its garbage collector (and namespace
@@ -61,6 +62,22 @@ func (s *Server) GCStartTime() time.Duration {
 	return s.gcStart
 }
 
+// RestartGC is StartWithGC with kube-controller-manager restarted even
+// when the server serves no resource it does not know: for CRDs deleted
+// and created again, whose resources its collector stopped watching.
+func RestartGC(tb testing.TB) *Server {
+	tb.Helper()
+	s := StartWithGC(tb)
+	assets, _ := Assets()
+	s.gc.Lock()
+	s.gcKnows = nil
+	s.gc.Unlock()
+	if err := s.ensureGC(assets); err != nil {
+		tb.Fatalf("restarting kube-controller-manager from %s: %v", assets, err)
+	}
+	return s
+}
+
 // ensureGC starts kube-controller-manager, or restarts it when the server
 // serves resources it did not when it started. A failed start is not
 // retried.
@@ -74,7 +91,7 @@ func (s *Server) ensureGC(assets string) error {
 	if err != nil {
 		return fmt.Errorf("discovery: %w", err)
 	}
-	if s.gcProc != nil && !hasNew(served, s.gcKnows) {
+	if s.gcProc != nil && s.gcKnows != nil && !hasNew(served, s.gcKnows) {
 		return nil
 	}
 	if s.gcProc != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/internal/kudotest"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
 )
 
@@ -23,7 +24,7 @@ func TestExampleExportIsCurrent(t *testing.T) {
 		"# kubectl kudo install zookeeper --instance zk -n data -p NODE_COUNT=5 -p MEMORY=2Gi -p CPUS=250m\n" +
 		"# (CPUS is given its default: the import leaves it out). Import it with\n" +
 		"# kudo-render import --from examples/migrate/kudo-export.yaml -o gitops/\n")
-	got := append(head, kudoExport(t, ops["zookeeper"], "data", inst{name: "zk", params: map[string]string{"NODE_COUNT": "5", "MEMORY": "2Gi", "CPUS": "250m"}})...)
+	got := append(head, kudotest.Export(t, ops["zookeeper"], "data", kudotest.Instance{Name: "zk", Params: map[string]string{"NODE_COUNT": "5", "MEMORY": "2Gi", "CPUS": "250m"}})...)
 	golden.Check(t, exampleExport, got, false)
 }
 

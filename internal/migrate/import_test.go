@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/internal/kudotest"
 	"github.com/kudo-render/kudo-render/internal/migrate"
 )
 
@@ -18,11 +19,11 @@ import (
 // web with non-default parameters of every type, and the cache instance
 // its KudoOperator task made, as one YAML stream of two Lists.
 func shopExport(t testing.TB) []byte {
-	shop := kudoExport(t, "testdata/operators/shop", "web", inst{name: "shop", params: map[string]string{
+	shop := kudotest.Export(t, "testdata/operators/shop", "web", kudotest.Instance{Name: "shop", Params: map[string]string{
 		"REPLICAS": "3", "DEBUG": "true", "IMAGE": "shop:5.1.0", "RATIO": "0.75", "TIER": "silver",
 		"HOSTS": "- a.example.com\n- b.example.com\n", "LABELS": "team: shop\n", "PASSWORD": "s3cret",
 	}})
-	cache := kudoExport(t, "testdata/operators/cache/1.2.0", "web", inst{name: "shop-cache", params: map[string]string{"SIZE": "128Mi"}, parent: "shop"})
+	cache := kudotest.Export(t, "testdata/operators/cache/1.2.0", "web", kudotest.Instance{Name: "shop-cache", Params: map[string]string{"SIZE": "128Mi"}, Parent: "shop"})
 	return slices.Concat(shop, []byte("---\n"), cache)
 }
 

@@ -43,6 +43,9 @@ type Instance struct {
 	// Parent is the name of the Instance that owns this one (a
 	// KudoOperator task created it), or "".
 	Parent string
+	// PlansRun are the plans of status.planStatus that KUDO ran (any
+	// status but NEVER_RUN), sorted.
+	PlansRun []string
 }
 
 // OperatorVersion is a kudo.dev/v1beta1 OperatorVersion: a whole package.

@@ -125,6 +125,12 @@ func (r *reader) instance(ns, name string) *Instance {
 	if in.OperatorVersion == "" {
 		r.fail("spec.operatorVersion.name: is required")
 	}
+	for plan, st := range r.object("status", "planStatus") {
+		if m, ok := st.(map[string]any); ok && m["status"] != nil && m["status"] != "NEVER_RUN" {
+			in.PlansRun = append(in.PlansRun, plan)
+		}
+	}
+	slices.Sort(in.PlansRun)
 	for i, o := range r.list("metadata", "ownerReferences") {
 		ref, ok := o.(map[string]any)
 		if !ok {

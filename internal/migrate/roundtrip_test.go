@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	sigsyaml "sigs.k8s.io/yaml"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/cmd"
+	"github.com/kudo-render/kudo-render/internal/kudotest"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
 	"github.com/kudo-render/kudo-render/limits"
 )
@@ -48,7 +50,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			dir := ops[c.pkg]
 			tmp := t.TempDir()
 			export := filepath.Join(tmp, "export.yaml")
-			if err := os.WriteFile(export, kudoExport(t, dir, "data", inst{name: c.name, params: c.params}), 0o644); err != nil {
+			if err := os.WriteFile(export, kudotest.Export(t, dir, "data", kudotest.Instance{Name: c.name, Params: c.params}), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(tmp, "gitops")
@@ -58,7 +60,17 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if _, err := bundle.LoadDir(filepath.Join(out, "operators", c.pkg)); err == nil {
 				t.Errorf("%s: operators/%s/ must hold versions, not a package", c.reason, c.pkg)
 			}
-			args := []string{"render", dir, "--name", c.name, "--namespace", "data"}
+			// The original is rendered with the pipe artifacts the import
+			// found KUDO made (the deploy plan ran), as the import is.
+			original := filepath.Join(tmp, "original.yaml")
+			pipes := importedPipes(t, filepath.Join(out, "data", c.name, "kudo-render.yaml"))
+			if c.pkg == "kafka" && pipes["certificate"] != strings.ReplaceAll(c.name, "-", "")+".deploy.deploykafka.generatetlscertificates.generatetlscertificates.certificate" {
+				t.Errorf("%s: spec.pipes %v, want KUDO's artifact of the deploy plan for certificate", c.reason, pipes)
+			}
+			if err := os.WriteFile(original, originalConfig(t, dir, c.name, pipes), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"render", original}
 			for k, v := range c.params {
 				args = append(args, "-p", k+"="+v)
 			}
@@ -179,4 +191,37 @@ func TestImportWritesNothingOnError(t *testing.T) {
 	if _, _, err := run("import", "--from", export, "-o", out, "--max-file-bytes", "100"); err == nil || !strings.Contains(err.Error(), "file-bytes") {
 		t.Errorf("the file-bytes limit is not applied: %v", err)
 	}
+}
+
+// importedPipes reads spec.pipes of an imported config.
+func importedPipes(t *testing.T, file string) map[string]string {
+	t.Helper()
+	var cfg struct {
+		Spec struct {
+			Pipes map[string]string `json:"pipes"`
+		} `json:"spec"`
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sigsyaml.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Spec.Pipes
+}
+
+// originalConfig is a FrameworkRender of the package in dir, instance
+// name in namespace data, with spec.pipes.
+func originalConfig(t *testing.T, dir, name string, pipes map[string]string) []byte {
+	t.Helper()
+	data, err := sigsyaml.Marshal(map[string]any{
+		"apiVersion": "kudorender.dev/v1alpha1", "kind": "FrameworkRender",
+		"metadata": map[string]any{"name": name, "namespace": "data"},
+		"spec":     map[string]any{"framework": map[string]any{"path": dir}, "pipes": pipes},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/suggest"
+	"github.com/kudo-render/kudo-render/plan"
 )
 
 // frameworkRender is the kudorender.dev/v1alpha1 FrameworkRender written
@@ -33,6 +35,7 @@ type frameworkRender struct {
 			Path string `yaml:"path"`
 		} `yaml:"framework"`
 		Params       map[string]*yaml.Node `yaml:"params,omitempty"`
+		Pipes        map[string]string     `yaml:"pipes,omitempty"`
 		Target       string                `yaml:"target,omitempty"`
 		Repositories []repository          `yaml:"repositories,omitempty"`
 	} `yaml:"spec"`
@@ -69,6 +72,7 @@ func (im *importer) writeInstance(in *Instance, children []*Instance) error {
 	if fr.Spec.Params, err = changedParams(in, p.b); err != nil {
 		return err
 	}
+	fr.Spec.Pipes = pipeArtifacts(in, p.b)
 	if im.opts.Target == TargetFlux {
 		fr.Spec.Target = TargetFlux
 	}
@@ -87,6 +91,54 @@ func (im *importer) writeInstance(in *Instance, children []*Instance) error {
 	im.res.Files[path.Join(dir, name)] = app
 	im.res.Apps++
 	return nil
+}
+
+// pipeArtifacts maps the keys of the Pipe tasks of the plans KUDO ran to
+// the Secrets and ConfigMaps KUDO made of their files (named as KUDO named
+// them), so that the render uses them and runs no pipe Job, which would
+// make new ones (new certificates, new keys). The deploy plan comes first,
+// then the others by name; a key keeps the first plan's artifact.
+func pipeArtifacts(in *Instance, b *bundle.Bundle) map[string]string {
+	tasks := map[string]*bundle.Task{}
+	for _, t := range b.Tasks {
+		tasks[t.Name] = t
+	}
+	plans := slices.Clone(b.Plans)
+	slices.SortStableFunc(plans, func(x, y *bundle.Plan) int {
+		return cmp.Compare(boolInt(x.Name != "deploy"), boolInt(y.Name != "deploy"))
+	})
+	out := map[string]string{}
+	for _, pl := range plans {
+		if !slices.Contains(in.PlansRun, pl.Name) {
+			continue
+		}
+		for _, ph := range pl.Phases {
+			for _, st := range ph.Steps {
+				for _, tn := range st.Tasks {
+					t := tasks[tn]
+					if t == nil || t.Kind != bundle.KindPipe {
+						continue
+					}
+					for _, pf := range t.Pipe {
+						if _, ok := out[pf.Key]; !ok {
+							out[pf.Key] = plan.ArtifactName(in.Name, pl.Name, ph.Name, st.Name, t.Name, pf.Key)
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // header is the comment at the top of a written FrameworkRender.

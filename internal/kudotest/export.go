@@ -1,4 +1,4 @@
-package migrate_test
+package kudotest
 
 import (
 	"bytes"
@@ -12,25 +12,26 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// inst is an Instance to export.
-type inst struct {
-	name   string
-	params map[string]string
-	parent string // owner Instance, for a KudoOperator child
+// Instance is an Instance to export.
+type Instance struct {
+	Name   string
+	Params map[string]string
+	// Parent is the owner Instance, for a KudoOperator child.
+	Parent string
 }
 
-// kudoExport returns what `kubectl get instances,operatorversions,operators
+// Export returns what `kubectl get instances,operatorversions,operators
 // -A -o yaml` prints after `kubectl kudo install` of the package in dir
 // into namespace ns for each instance: an Operator, an OperatorVersion
 // holding the package (parameters converted as kudoctl converts them) and
 // the Instances.
-func kudoExport(t testing.TB, dir, ns string, instances ...inst) []byte {
+func Export(t testing.TB, dir, ns string, instances ...Instance) []byte {
 	t.Helper()
-	items := packageObjects(t, dir, ns)
+	items := PackageObjects(t, dir, ns)
 	ovName := items[1]["metadata"].(map[string]any)["name"].(string)
 	opName := items[0]["metadata"].(map[string]any)["name"].(string)
 	for i, in := range instances {
-		items = append(items, instanceObject(i, in, ns, opName, ovName))
+		items = append(items, InstanceObject(i, in, ns, opName, ovName))
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
@@ -41,8 +42,9 @@ func kudoExport(t testing.TB, dir, ns string, instances ...inst) []byte {
 	return b.Bytes()
 }
 
-// packageObjects are the Operator and the OperatorVersion of a package.
-func packageObjects(t testing.TB, dir, ns string) []map[string]any {
+// PackageObjects are the Operator and the OperatorVersion of the package
+// in dir as kubectl kudo install creates them in namespace ns.
+func PackageObjects(t testing.TB, dir, ns string) []map[string]any {
 	var op map[string]any
 	readYAML(t, filepath.Join(dir, "operator.yaml"), &op)
 	var pf struct {
@@ -140,16 +142,18 @@ func templates(t testing.TB, dir string) map[string]any {
 	return out
 }
 
-func instanceObject(i int, in inst, ns, op, ov string) map[string]any {
-	meta := map[string]any{"name": in.name, "namespace": ns, "labels": map[string]any{"kudo.dev/operator": op},
+// InstanceObject is the i-th Instance of an export, of operator op and
+// OperatorVersion ov, with KUDO's finalizer and a completed deploy plan.
+func InstanceObject(i int, in Instance, ns, op, ov string) map[string]any {
+	meta := map[string]any{"name": in.Name, "namespace": ns, "labels": map[string]any{"kudo.dev/operator": op},
 		"uid": fmt.Sprintf("0a1b2c3d-0000-4000-8000-1%011d", i), "resourceVersion": fmt.Sprint(2000 + i),
 		"finalizers": []any{"kudo.dev.instance.cleanup"}}
-	if in.parent != "" {
-		meta["ownerReferences"] = []any{map[string]any{"apiVersion": "kudo.dev/v1beta1", "kind": "Instance", "name": in.parent,
+	if in.Parent != "" {
+		meta["ownerReferences"] = []any{map[string]any{"apiVersion": "kudo.dev/v1beta1", "kind": "Instance", "name": in.Parent,
 			"uid": "0a1b2c3d-0000-4000-8000-100000000000", "controller": true, "blockOwnerDeletion": true}}
 	}
 	params := map[string]any{}
-	for k, v := range in.params {
+	for k, v := range in.Params {
 		params[k] = v
 	}
 	spec := map[string]any{"operatorVersion": map[string]any{"name": ov}}
