@@ -77,8 +77,9 @@ func adoptAndRemoveKUDO(t *testing.T, kc *kudotest.Cluster, config, ns string, l
 		t.Fatalf("adopt check of an untouched install: exit %d, want 0", code)
 	}
 	stdout, stderr, code = cli("adopt", "apply", config, "--kubeconfig", kc.Kubeconfig)
+	t.Logf("adopt apply:\n%s%s", stdout, stderr)
 	if code != 0 {
-		t.Fatalf("adopt apply: exit %d\n%s%s", code, stdout, stderr)
+		t.Fatalf("adopt apply: exit %d", code)
 	}
 	rendered := map[string]bool{}
 	for _, o := range renderedObjects(t, config) {
