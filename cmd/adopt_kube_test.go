@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -251,6 +253,119 @@ func TestAdoptRefusals(t *testing.T) {
 	}
 	if _, stderr, code = cli("adopt", "apply", config, "--kubeconfig", kc.Kubeconfig); code != 0 {
 		t.Fatalf("adopt apply: exit %d\n%s", code, stderr)
+	}
+	kc.RemoveKUDO(ns, insts["inst"])
+}
+
+// asKUDOApplied is a rendered object as KUDO's controller had applied it:
+// without kudo-render's and Argo CD's annotations.
+func asKUDOApplied(o map[string]any) map[string]any {
+	u := (&unstructured.Unstructured{Object: o}).DeepCopy()
+	ann := u.GetAnnotations()
+	for k := range ann {
+		if strings.HasPrefix(k, "kudorender.dev/") || strings.HasPrefix(k, "argocd.argoproj.io/") {
+			delete(ann, k)
+		}
+	}
+	ann["kudo.dev/last-plan-execution-uid"] = "5c1f1d6e-0000-4000-8000-000000000001"
+	u.SetAnnotations(ann)
+	return u.Object
+}
+
+// TestAdoptDependency moves an instance with non-default parameters of
+// several types and a KudoOperator dependency (a child Instance owned by
+// the parent, its objects owned by the child): import keeps the child in
+// the parent's render, adopt detaches the objects of both Instances and
+// removes both finalizers, and deleting the parent (which collects the
+// child Instance) deletes no object.
+func TestAdoptDependency(t *testing.T) {
+	kc := kudotest.Setup(t)
+	const ns = "web"
+	ops := "../internal/migrate/testdata/operators"
+	export := slices.Concat(
+		kudotest.PackageObjects(t, filepath.Join(ops, "shop"), ns),
+		[]map[string]any{kudotest.InstanceObject(0, kudotest.Instance{Name: "shop", Params: map[string]string{
+			"REPLICAS": "3", "DEBUG": "true", "RATIO": "0.75", "HOSTS": "- a.example.com\n- b.example.com\n", "LABELS": "team: shop\n", "PASSWORD": "s3cret",
+		}}, ns, "shop", "shop-5.1.0-0.2.0")},
+		kudotest.PackageObjects(t, filepath.Join(ops, "cache", "1.2.0"), ns),
+		[]map[string]any{kudotest.InstanceObject(1, kudotest.Instance{Name: "shop-cache", Params: map[string]string{"SIZE": "128Mi"}, Parent: "shop"}, ns, "cache", "cache-1.2.0")},
+	)
+	insts := kc.Install(ns, export, nil)
+	if refs := insts["shop-cache"].GetOwnerReferences(); len(refs) != 1 || refs[0].UID != insts["shop"].GetUID() {
+		t.Fatalf("the dependency Instance is not owned by its parent: %v", refs)
+	}
+	gitops := filepath.Join(t.TempDir(), "gitops")
+	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "-o", gitops); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(gitops, ns, "shop-cache")); !os.IsNotExist(err) {
+		t.Errorf("the dependency got a folder of its own")
+	}
+	config := filepath.Join(gitops, ns, "shop", "kudo-render.yaml")
+	var live []map[string]any
+	owners := map[string]bool{}
+	for _, o := range renderedObjects(t, config) {
+		u := &unstructured.Unstructured{Object: asKUDOApplied(o)}
+		owners[u.GetLabels()["kudo.dev/instance"]] = true
+		kc.CreateAsKUDO(u.Object, ns, insts)
+		live = append(live, u.Object)
+	}
+	defer kc.Cleanup(ns, live)
+	if !owners["shop"] || !owners["shop-cache"] {
+		t.Fatalf("want objects of both Instances, got those of %v", owners)
+	}
+	adoptAndRemoveKUDO(t, kc, config, ns, live, map[string]*unstructured.Unstructured{"shop": insts["shop"]})
+}
+
+// TestAdoptCheckStatuses: a config whose render differs from the live
+// install in a pod template restarts pods, in an immutable field cannot be
+// applied, and Flux's field manager is used for target flux.
+func TestAdoptCheckStatuses(t *testing.T) {
+	kc := kudotest.Setup(t)
+	const ns = "ns1"
+	corpus := testcorpus.Dir(t)
+	live := kudotest.Reference(t, filepath.Join(corpus, "kudo-reference", "zookeeper.deploy.yaml"), filepath.Join(corpus, "kudo-operators", "zookeeper"))
+	export := kudotest.PackageObjects(t, filepath.Join(corpus, "kudo-operators", "zookeeper"), ns)
+	ov := export[1]["metadata"].(map[string]any)["name"].(string)
+	export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, ns, "zookeeper", ov))
+	insts := kc.Install(ns, export, live)
+	defer kc.Cleanup(ns, live)
+	gitops := filepath.Join(t.TempDir(), "gitops")
+	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "--target", "flux", "-o", gitops); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, stderr)
+	}
+	config := filepath.Join(gitops, ns, "inst", "kudo-render.yaml")
+	cases := []struct {
+		reason, param, status, field string
+	}{
+		{"more memory changes the pod template", "MEMORY=2Gi", "restarts pods", `spec.template.spec.containers`},
+		{"a bigger disk changes volumeClaimTemplates, which the API server refuses", "DISK_SIZE=10Gi", "cannot apply", "cannot apply    StatefulSet.apps ns1/inst-zookeeper: spec.volumeClaimTemplates: field is immutable\n"},
+	}
+	for _, c := range cases {
+		stdout, stderr, code := cli("adopt", "check", config, "--kubeconfig", kc.Kubeconfig, "-p", c.param)
+		if code != 1 || !hasLine(stdout, c.status, "StatefulSet.apps ns1/inst-zookeeper") || !strings.Contains(stdout, c.field) {
+			t.Errorf("%s: adopt check -p %s: exit %d, want 1 with the StatefulSet %s (%s):\n%s%s", c.reason, c.param, code, c.status, c.field, stdout, stderr)
+		}
+	}
+	stdout, _, code := cli("adopt", "check", config, "--kubeconfig", kc.Kubeconfig, "-o", "json")
+	var rep struct {
+		Adoptable bool
+		Objects   []struct{ Status string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 0 || !rep.Adoptable || len(rep.Objects) != 7 {
+		t.Errorf("adopt check -o json: exit %d, %v, %+v", code, err, rep)
+	}
+	stdout, _, code = cli("adopt", "apply", config, "--kubeconfig", kc.Kubeconfig, "--dry-run")
+	if code != 0 || !strings.Contains(stdout, "handed to kustomize-controller") {
+		t.Errorf("adopt apply --dry-run of a flux config: exit %d, want Flux's field manager:\n%s", code, stdout)
+	}
+	if _, stderr, code := cli("adopt", "apply", config, "--kubeconfig", kc.Kubeconfig); code != 0 {
+		t.Fatalf("adopt apply: exit %d\n%s", code, stderr)
+	}
+	for _, o := range live {
+		if m := kudotest.Managers(kc.Get(o)); !slices.Contains(m, "kustomize-controller/Apply") {
+			t.Errorf("%s: managers %v, want kustomize-controller's", o["kind"], m)
+		}
 	}
 	kc.RemoveKUDO(ns, insts["inst"])
 }

@@ -350,7 +350,12 @@ func reason(err error) string {
 	}
 	var parts []string
 	for _, c := range st.Status().Details.Causes {
-		parts = append(parts, strings.TrimSpace(c.Field+": "+c.Message))
+		msg := c.Message
+		// "Invalid value: <the whole field, Go-printed>: field is immutable"
+		if i := strings.LastIndex(msg, ": "); len(msg) > 160 && i >= 0 {
+			msg = msg[i+2:]
+		}
+		parts = append(parts, strings.TrimSpace(c.Field+": "+msg))
 	}
 	return strings.Join(parts, "; ")
 }
