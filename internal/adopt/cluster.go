@@ -85,16 +85,15 @@ func (c *Cluster) instances(ctx context.Context, ns, name string) ([]*unstructur
 	if root == nil {
 		return nil, fmt.Errorf("there is no KUDO Instance %s/%s on %s (the FunctionConfig's metadata.name and namespace name it)", ns, name, c.host)
 	}
-	list, err := ri.List(ctx, metav1.ListOptions{})
-	if err != nil {
+	var all []*unstructured.Unstructured
+	if err := c.list(ctx, ri, "", func(u *unstructured.Unstructured) { all = append(all, u) }); err != nil {
 		return nil, fmt.Errorf("cannot list the Instances of namespace %s on %s: %w", ns, c.host, err)
 	}
 	out := []*unstructured.Unstructured{root}
 	owned := map[string]bool{string(root.GetUID()): true}
 	for grew := true; grew; {
 		grew = false
-		for i := range list.Items {
-			it := &list.Items[i]
+		for _, it := range all {
 			if owned[string(it.GetUID())] {
 				continue
 			}
@@ -130,20 +129,46 @@ func (c *Cluster) ownedBy(ctx context.Context, ns string, uids map[string]string
 			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "list") || gv.Group == InstanceGVR.Group {
 				continue
 			}
-			items, err := c.dyn.Resource(gv.WithResource(r.Name)).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: "heritage=kudo"})
-			if err != nil {
-				return nil, fmt.Errorf("cannot list %s in %s on %s: %w", r.Name, ns, c.host, err)
-			}
-			for i := range items.Items {
-				if it := &items.Items[i]; len(instanceRefs(it, uids)) > 0 {
+			err := c.list(ctx, c.dyn.Resource(gv.WithResource(r.Name)).Namespace(ns), "heritage=kudo", func(it *unstructured.Unstructured) {
+				if len(instanceRefs(it, uids)) > 0 {
 					it.SetAPIVersion(gv.String())
 					it.SetKind(r.Kind)
 					out = append(out, it)
 				}
+			})
+			if err != nil {
+				return nil, fmt.Errorf("cannot list %s in %s on %s: %w", r.Name, ns, c.host, err)
 			}
 		}
 	}
 	return out, nil
+}
+
+// MaxListed bounds the objects one check reads from one resource of the
+// namespace (KUDO's objects, or Instances): a namespace with more is
+// refused, naming the resource.
+const MaxListed = 20000
+
+// list calls each for the objects of ri matching selector, a page of 500
+// at a time, up to MaxListed.
+func (c *Cluster) list(ctx context.Context, ri dynamic.ResourceInterface, selector string, each func(*unstructured.Unstructured)) error {
+	opts := metav1.ListOptions{LabelSelector: selector, Limit: 500}
+	n := 0
+	for {
+		page, err := ri.List(ctx, opts)
+		if err != nil {
+			return err
+		}
+		if n += len(page.Items); n > MaxListed {
+			return fmt.Errorf("more than %d objects: adopt reads at most that many of one resource in a namespace", MaxListed)
+		}
+		for i := range page.Items {
+			each(&page.Items[i])
+		}
+		if opts.Continue = page.GetContinue(); opts.Continue == "" {
+			return nil
+		}
+	}
 }
 
 // instanceRefs are the indexes of the ownerReferences of u to one of the
