@@ -34,7 +34,7 @@ vet:
 unit: kube-assets
 	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/kubetest/install.sh)} $(GO) test -count=1 ./...
 
-## kube-assets: kube-apiserver and etcd for the API server tests (internal/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
+## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
 kube-assets:
 	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/kubetest/install.sh >/dev/null; fi
 
