@@ -73,19 +73,31 @@ nothing), 1 changes, 2 error, with nothing on stdout.`,
 		Args:        cobra.ExactArgs(1),
 		Annotations: map[string]string{"exit-on-error": "2"},
 		RunE: func(_ *cobra.Command, args []string) error {
+			if f.format != "text" && f.format != "markdown" && f.format != "json" {
+				return &ExitError{Code: 2, Err: fmt.Errorf("--output %q: want text, markdown or json", f.format)}
+			}
 			rep, _, _, err := adoptCheck(g, f, args[0], stderr)
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
 			var b bytes.Buffer
-			if f.format == "json" {
+			switch f.format {
+			case "json":
 				data, err := rep.JSON()
 				if err != nil {
 					return &ExitError{Code: 2, Err: err}
 				}
 				b.Write(data)
-			} else if err := rep.Text(&b); err != nil {
-				return &ExitError{Code: 2, Err: err}
+			case "markdown":
+				md, err := rep.Markdown()
+				if err != nil {
+					return &ExitError{Code: 2, Err: err}
+				}
+				b.WriteString(md)
+			default:
+				if err := rep.Text(&b); err != nil {
+					return &ExitError{Code: 2, Err: err}
+				}
 			}
 			if err := out.Write(b.Bytes()); err != nil {
 				return &ExitError{Code: 2, Err: err}
@@ -98,7 +110,7 @@ nothing), 1 changes, 2 error, with nothing on stdout.`,
 	}
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: 2, Err: err} })
 	registerAdoptFlags(c, &f)
-	c.Flags().StringVarP(&f.format, "output", "o", "text", "text or json")
+	c.Flags().StringVarP(&f.format, "output", "o", "text", "text, markdown (a pull-request comment) or json")
 	return c
 }
 
@@ -208,8 +220,10 @@ func runAdoptApply(g *gitFlags, f adoptFlags, path string, out *output.Writer, s
 		DryRun:  f.dryRun, AllowChanges: f.allowChanges, ControllerNamespace: f.controllerNS,
 	}
 	patches, err := adopt.Apply(ctx, cluster, rep, opts)
-	if perr := adopt.PatchesText(&b, patches, f.dryRun); perr != nil && err == nil {
-		err = perr
+	if err == nil || len(patches) > 0 { // a refusal made no patch: "nothing to do" would mislead
+		if perr := adopt.PatchesText(&b, patches, f.dryRun); perr != nil && err == nil {
+			err = perr
+		}
 	}
 	if err != nil {
 		stderr.Write(b.Bytes())

@@ -285,10 +285,9 @@ func podTemplate(k diff.Key) []string {
 
 // bookkeepingPrefixes are the annotation and label keys kudo-render, the
 // GitOps tools and KUDO's controller write for themselves: adding them
-// changes nothing that runs, and neither does removing KUDO's (the first
-// sync after Apply drops kudo.dev/last-applied-configuration and
-// kudo.dev/last-plan-execution-uid, which the render does not have and
-// the GitOps tool then owns).
+// changes nothing that runs, and neither would removing KUDO's
+// (kudo.dev/last-applied-configuration and kudo.dev/last-plan-execution-uid,
+// which Apply leaves unowned, so they stay).
 var bookkeepingPrefixes = []string{
 	"kudorender.dev/", "argocd.argoproj.io/", "kustomize.toolkit.fluxcd.io/",
 	"kudo.dev/plan", "kudo.dev/phase", "kudo.dev/step",

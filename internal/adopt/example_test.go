@@ -1,6 +1,7 @@
 package adopt_test
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/kudo-render/kudo-render/internal/adopt"
@@ -33,4 +34,34 @@ func ExampleReport_Text() {
 	//   unchanged       StatefulSet.apps data/zk-zookeeper
 	//   hook, not live  Job.batch data/zk-validation (runs at every sync)
 	// 1 unchanged, 1 changed, 1 hook, not live; not adoptable as it is: the first sync would change what is listed
+}
+
+// The same report as a pull-request comment (adopt check -o markdown).
+// Values from the cluster are one line each, control characters shown
+// as "?", inside a fence longer than any backtick run they hold.
+func ExampleReport_Markdown() {
+	rep := &adopt.Report{
+		Namespace: "data",
+		Instances: []adopt.Instance{{Name: "zk", OperatorVersion: "zookeeper-3.6.2-0.3.3"}},
+		Objects: []adopt.Object{
+			{Key: diff.Key{Kind: "ConfigMap", Namespace: "data", Name: "zk-healthcheck"}, Status: adopt.Changed,
+				Fields: []diff.Field{{Path: diff.Path{{Key: "data"}, {Key: "healthcheck.sh"}}, Op: diff.OpChanged, From: "echo ```\x1b[31m", To: "echo ok"}}},
+		},
+	}
+	md, err := rep.Markdown()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(md)
+	// Output:
+	// ### kudo-render adopt check
+	//
+	// ⚠️ **1 changed; not adoptable as it is: the first sync would change what is listed**
+	//
+	// ````text
+	// Instance data/zk (zookeeper-3.6.2-0.3.3)
+	//   changed  ConfigMap data/zk-healthcheck
+	//       ~ data["healthcheck.sh"]: echo ```?[31m → echo ok
+	// 1 changed; not adoptable as it is: the first sync would change what is listed
+	// ````
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/kudo-render/kudo-render/review/diff"
 )
@@ -21,19 +22,19 @@ func (r *Report) Text(w io.Writer) error {
 		if i > 0 {
 			role = "  dependency Instance"
 		}
-		fmt.Fprintf(&b, "%s %s/%s (%s)\n", role, r.Namespace, in.Name, in.OperatorVersion)
+		fmt.Fprintf(&b, "%s %s/%s (%s)\n", role, r.Namespace, in.Name, clean(in.OperatorVersion))
 	}
 	width := 0
 	for _, o := range r.Objects {
 		width = max(width, len(o.Status))
 	}
 	for _, o := range r.Objects {
-		fmt.Fprintf(&b, "  %-*s  %s", width, o.Status, o.Key)
+		fmt.Fprintf(&b, "  %-*s  %s", width, o.Status, clean(o.Key.String()))
 		switch {
 		case o.Reason != "":
-			fmt.Fprintf(&b, ": %s", o.Reason)
+			fmt.Fprintf(&b, ": %s", clean(o.Reason))
 		case o.Note != "":
-			fmt.Fprintf(&b, " (%s)", o.Note)
+			fmt.Fprintf(&b, " (%s)", clean(o.Note))
 		case o.Status == HookNotLive:
 			b.WriteString(" (runs at every sync)")
 		}
@@ -42,11 +43,11 @@ func (r *Report) Text(w io.Writer) error {
 			fmt.Fprintf(&b, "      %s\n", fieldLine(f))
 		}
 		for _, by := range o.ChangedBy {
-			fmt.Fprintf(&b, "      changed by %s since KUDO applied it\n", by)
+			fmt.Fprintf(&b, "      changed by %s since KUDO applied it\n", clean(by))
 		}
 	}
 	for _, wr := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", wr)
+		fmt.Fprintf(&b, "warning: %s\n", clean(wr))
 	}
 	b.WriteString(r.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -56,27 +57,60 @@ func (r *Report) Text(w io.Writer) error {
 // fieldLine is one changed field: ~ path: from → to.
 func fieldLine(f diff.Field) string {
 	sym := map[diff.Op]string{diff.OpAdded: "+", diff.OpRemoved: "-", diff.OpChanged: "~", diff.OpReordered: "↕"}[f.Op]
-	from, to := oneLine(f.From), oneLine(f.To)
+	from, to, path := oneLine(f.From), oneLine(f.To), clean(f.Path.String())
 	if f.Masked {
 		from, to = diff.Hidden, diff.Hidden
 	}
 	switch {
 	case len(f.Lines) > 0:
-		return fmt.Sprintf("%s %s: %d lines differ", sym, f.Path, len(f.Lines))
+		return fmt.Sprintf("%s %s: %d lines differ", sym, path, len(f.Lines))
 	case f.Op == diff.OpAdded:
-		return fmt.Sprintf("%s %s: %s", sym, f.Path, to)
+		return fmt.Sprintf("%s %s: %s", sym, path, to)
 	case f.Op == diff.OpRemoved:
-		return fmt.Sprintf("%s %s: %s", sym, f.Path, from)
+		return fmt.Sprintf("%s %s: %s", sym, path, from)
 	}
-	return fmt.Sprintf("%s %s: %s → %s", sym, f.Path, from, to)
+	return fmt.Sprintf("%s %s: %s → %s", sym, path, from, to)
 }
 
+// oneLine is a value on one line of at most 120 bytes, control
+// characters (which would reach a terminal or end a markdown block) shown
+// as "?".
 func oneLine(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\n", " "))
 	if len(s) > 120 {
-		s = s[:117] + "..."
+		s = strings.ToValidUTF8(s[:117], "") + "..."
 	}
-	return strings.ReplaceAll(s, "\n", " ")
+	return clean(s)
+}
+
+// clean shows the control characters of a text from the cluster as "?":
+// they would reach a terminal or end a markdown block.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// Markdown is the report as a pull-request comment: the verdict, then the
+// text report in a fenced block longer than any run of backticks in it.
+func (r *Report) Markdown() (string, error) {
+	var b strings.Builder
+	if err := r.Text(&b); err != nil {
+		return "", err
+	}
+	text := b.String()
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	icon := "✅"
+	if !r.Adoptable() {
+		icon = "⚠️"
+	}
+	return fmt.Sprintf("### kudo-render adopt check\n\n%s **%s**\n\n%stext\n%s%s\n", icon, r.Summary(), fence, text, fence), nil
 }
 
 // Summary is the verdict line: counts by status, then whether the

@@ -70,4 +70,5 @@ items:
 	//     path: ../../operators/hello/1.0.0
 	//   params:
 	//     REPLICAS: 3
+	//   serverSideApply: true
 }

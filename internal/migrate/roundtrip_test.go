@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	sigsyaml "sigs.k8s.io/yaml"
 	"strconv"
 	"strings"
@@ -63,11 +64,14 @@ func TestCorpusRoundTrip(t *testing.T) {
 			// The original is rendered with the pipe artifacts the import
 			// found KUDO made (the deploy plan ran), as the import is.
 			original := filepath.Join(tmp, "original.yaml")
-			pipes := importedPipes(t, filepath.Join(out, "data", c.name, "kudo-render.yaml"))
+			pipes, ssa := importedSpec(t, filepath.Join(out, "data", c.name, "kudo-render.yaml"))
+			if ssa == nil || !*ssa {
+				t.Errorf("%s: the import does not ask Argo CD for server-side apply (spec.serverSideApply)", c.reason)
+			}
 			if c.pkg == "kafka" && pipes["certificate"] != strings.ReplaceAll(c.name, "-", "")+".deploy.deploykafka.generatetlscertificates.generatetlscertificates.certificate" {
 				t.Errorf("%s: spec.pipes %v, want KUDO's artifact of the deploy plan for certificate", c.reason, pipes)
 			}
-			if err := os.WriteFile(original, originalConfig(t, dir, c.name, pipes), 0o644); err != nil {
+			if err := os.WriteFile(original, originalConfig(t, dir, c.name, pipes, ssa), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			args := []string{"render", original}
@@ -160,8 +164,18 @@ func TestDependencyRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The import asks Argo CD for server-side apply (the command line
+	// cannot): each object says so.
+	const ssa = "    argocd.argoproj.io/sync-options: ServerSideApply=true\n"
+	if strings.Count(got, ssa) != strings.Count(got, "\nkind: ") {
+		t.Errorf("not every object of the import asks for server-side apply:\n%s", got)
+	}
+	got = strings.ReplaceAll(got, ssa, "")
 	// The marker digests the parameters as given (typed here, text on the
-	// command line) and the rewritten dependency path: only it may differ.
+	// command line) and the rewritten dependency path, the resource
+	// versions the sync options: only they may differ.
+	digests := regexp.MustCompile(`(?m)^\s+kudorender.dev/resource-version: .*\n`)
+	got, want = digests.ReplaceAllString(got, ""), digests.ReplaceAllString(want, "")
 	if withoutMarker(got) != withoutMarker(want) {
 		t.Errorf("the imported instance renders differently:\n%s", firstDiff(withoutMarker(want), withoutMarker(got)))
 	}
@@ -193,12 +207,14 @@ func TestImportWritesNothingOnError(t *testing.T) {
 	}
 }
 
-// importedPipes reads spec.pipes of an imported config.
-func importedPipes(t *testing.T, file string) map[string]string {
+// importedSpec reads spec.pipes and spec.serverSideApply of an imported
+// config.
+func importedSpec(t *testing.T, file string) (map[string]string, *bool) {
 	t.Helper()
 	var cfg struct {
 		Spec struct {
 			Pipes map[string]string `json:"pipes"`
+			SSA   *bool             `json:"serverSideApply"`
 		} `json:"spec"`
 	}
 	data, err := os.ReadFile(file)
@@ -208,17 +224,17 @@ func importedPipes(t *testing.T, file string) map[string]string {
 	if err := sigsyaml.Unmarshal(data, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	return cfg.Spec.Pipes
+	return cfg.Spec.Pipes, cfg.Spec.SSA
 }
 
 // originalConfig is a FrameworkRender of the package in dir, instance
-// name in namespace data, with spec.pipes.
-func originalConfig(t *testing.T, dir, name string, pipes map[string]string) []byte {
+// name in namespace data, with spec.pipes and spec.serverSideApply.
+func originalConfig(t *testing.T, dir, name string, pipes map[string]string, ssa *bool) []byte {
 	t.Helper()
 	data, err := sigsyaml.Marshal(map[string]any{
 		"apiVersion": "kudorender.dev/v1alpha1", "kind": "FrameworkRender",
 		"metadata": map[string]any{"name": name, "namespace": "data"},
-		"spec":     map[string]any{"framework": map[string]any{"path": dir}, "pipes": pipes},
+		"spec":     map[string]any{"framework": map[string]any{"path": dir}, "pipes": pipes, "serverSideApply": ssa},
 	})
 	if err != nil {
 		t.Fatal(err)

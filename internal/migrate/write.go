@@ -34,10 +34,13 @@ type frameworkRender struct {
 		Framework struct {
 			Path string `yaml:"path"`
 		} `yaml:"framework"`
-		Params       map[string]*yaml.Node `yaml:"params,omitempty"`
-		Pipes        map[string]string     `yaml:"pipes,omitempty"`
-		Target       string                `yaml:"target,omitempty"`
-		Repositories []repository          `yaml:"repositories,omitempty"`
+		Params map[string]*yaml.Node `yaml:"params,omitempty"`
+		Pipes  map[string]string     `yaml:"pipes,omitempty"`
+		// ServerSideApply is set for Argo CD: the first sync of an adopted
+		// install must be the server-side apply adopt check dry-runs.
+		ServerSideApply *bool        `yaml:"serverSideApply,omitempty"`
+		Target          string       `yaml:"target,omitempty"`
+		Repositories    []repository `yaml:"repositories,omitempty"`
 	} `yaml:"spec"`
 }
 
@@ -75,6 +78,9 @@ func (im *importer) writeInstance(in *Instance, children []*Instance) error {
 	fr.Spec.Pipes = pipeArtifacts(in, p.b)
 	if im.opts.Target == TargetFlux {
 		fr.Spec.Target = TargetFlux
+	} else {
+		ssa := true
+		fr.Spec.ServerSideApply = &ssa
 	}
 	if len(children) > 0 || hasDependencies(p.b) {
 		fr.Spec.Repositories = im.repositories(dir)
