@@ -244,6 +244,14 @@ func TestAdoptRefusals(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "there is no KUDO Instance elsewhere/inst on https://127.0.0.1:") {
 		t.Errorf("adopt check of a missing Instance: exit %d, want 2:\n%s", code, stderr)
 	}
+	unreachable := filepath.Join(t.TempDir(), "unreachable")
+	if err := os.WriteFile(unreachable, []byte("apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = cli("adopt", "check", config, "--kubeconfig", unreachable)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "cannot read Instance ns1/inst on https://127.0.0.1:1") {
+		t.Errorf("adopt check of a cluster that cannot be reached: exit %d, want 2 naming it, nothing on stdout:\n%s%s", code, stdout, stderr)
+	}
 	_, stderr, code = cli("adopt", "apply", config, "--kubeconfig", filepath.Join(t.TempDir(), "missing"))
 	if code != 1 || !strings.Contains(stderr, "cannot connect to the cluster") {
 		t.Errorf("adopt apply with no kubeconfig: exit %d:\n%s", code, stderr)

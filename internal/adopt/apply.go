@@ -180,7 +180,7 @@ func (c *Cluster) adoptObject(ctx context.Context, rep *Report, o *Object, opts 
 			}
 		}
 	}
-	if !o.rendered {
+	if !o.rendered || o.applied == nil { // not rendered, or the API server refused its apply
 		return out, nil
 	}
 	data, err := handOver(cur, opts.kudoManagers(), opts.FieldManager, o.applied)
