@@ -1,3 +1,9 @@
+// The adopt tests run against the real API server; adopt runs nothing
+// concurrently, so they are left out of the race detector's run (make
+// race), which would only double their time.
+
+//go:build !race
+
 package cmd
 
 import (
@@ -15,12 +21,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kudo-render/kudo-render/internal/kubetest"
 	"github.com/kudo-render/kudo-render/internal/kudotest"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
 )
-
-func TestMain(m *testing.M) { kubetest.Main(m) }
 
 // cli runs kudo-render and returns stdout, stderr and the exit status.
 func cli(args ...string) (string, string, int) {
