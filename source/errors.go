@@ -83,10 +83,11 @@ func describe(err error, host string, authSent bool) (string, error) {
 		return "the repository is empty", ErrNotFound
 	case errors.Is(err, git.ErrRepositoryNotExists):
 		return "not a git repository", ErrNotFound
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "cannot connect to " + host + ": connection refused", nil
 	case errors.Is(err, syscall.ECONNRESET):
 		return "connection to " + host + " reset", nil
+	}
+	if msg, ok := unreachable(err, host); ok {
+		return msg + "; " + offlineHint, nil
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
@@ -104,4 +105,36 @@ func describe(err error, host string, authSent bool) (string, error) {
 		msg = msg[:300] + "..."
 	}
 	return msg, nil
+}
+
+// offlineHint ends the message of a source that could not be fetched for
+// want of a network: the cache is the way out.
+const offlineHint = "with no network, --offline renders from a cache that already holds the source " +
+	"(filled by an earlier run online with the same cache folder: --cache-dir or " + EnvCache + ")"
+
+// unreachable describes an error that says the git server could not be
+// reached at all (no network, no route, nobody listening, no name server,
+// no answer within the connect timeout), by the errors of the net package
+// and the system calls under them, never by their text.
+func unreachable(err error, host string) (string, bool) {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		switch errno {
+		case syscall.ECONNREFUSED:
+			return "cannot connect to " + host + ": connection refused", true
+		case syscall.ENETUNREACH, syscall.EHOSTUNREACH, syscall.ENETDOWN, syscall.EHOSTDOWN:
+			return "cannot reach " + host + ": " + errno.Error(), true
+		}
+	}
+	var ct *connectTimeoutError
+	if errors.As(err, &ct) {
+		return ct.Error(), true
+	}
+	// A name that does not exist is a typo rather than a missing network;
+	// any other failed look-up (no name server to ask) is the network.
+	var dns *net.DNSError
+	if errors.As(err, &dns) && !dns.IsNotFound {
+		return "cannot resolve host " + dns.Name, true
+	}
+	return "", false
 }

@@ -516,7 +516,7 @@ func TestUnreachableHost(t *testing.T) {
 	url := "http://bob:hunter2-secret@" + addr + "/org/repo"
 	for _, r := range []Ref{{URL: url, Ref: "main"}, {URL: url, Ref: strings.Repeat("a", 40)}} {
 		_, _, err = f.Open(context.Background(), r)
-		want := []string{"git source http://" + addr + "/org/repo@" + r.Ref + ": cannot connect to " + addr + ": connection refused"}
+		want := []string{"git source http://" + addr + "/org/repo@" + r.Ref + ": cannot connect to " + addr + ": connection refused", offlineHint}
 		if msg := errCheck(err, nil, want...); msg != "" {
 			t.Errorf("Open of a closed port: %s", msg)
 		}

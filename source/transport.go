@@ -65,12 +65,23 @@ func (t *idleTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("%s sent nothing for %s (raise it with --git-idle-timeout or KUDO_RENDER_GIT_IDLE_TIMEOUT)", req.URL.Host, idle)
 		}
 		if ue, ok := err.(interface{ Timeout() bool }); ok && ue.Timeout() {
-			return nil, fmt.Errorf("%s: cannot connect within %s (raise it with --git-connect-timeout or KUDO_RENDER_GIT_CONNECT_TIMEOUT)", req.URL.Host, limits.Current().GitConnectTimeout)
+			return nil, &connectTimeoutError{host: req.URL.Host, timeout: limits.Current().GitConnectTimeout}
 		}
 		return nil, err
 	}
 	resp.Body = &idleBody{body: resp.Body, idle: idle, cancel: cancel, host: req.URL.Host}
 	return resp, nil
+}
+
+// connectTimeoutError is a server that did not accept the connection
+// within --git-connect-timeout.
+type connectTimeoutError struct {
+	host    string
+	timeout time.Duration
+}
+
+func (e *connectTimeoutError) Error() string {
+	return fmt.Sprintf("cannot connect to %s within %s (raise it with --git-connect-timeout or KUDO_RENDER_GIT_CONNECT_TIMEOUT)", e.host, e.timeout)
 }
 
 // idleBody cancels its request when no byte arrives for idle.
