@@ -237,7 +237,8 @@ func writeReport(rep *diff.Report, f diffFlags, to graph.Input) ([]byte, error) 
 		return rep.JSON()
 	}
 	var b bytes.Buffer
-	color := f.color == "always" || f.color == "auto" && isTerminal(os.Stdout)
+	// auto: on a terminal, unless NO_COLOR is set (no-color.org)
+	color := f.color == "always" || f.color == "auto" && isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == ""
 	err := rep.Text(&b, color)
 	return b.Bytes(), err
 }

@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,7 +50,10 @@ config.kubernetes.io/v1 ResourceList on stdin (kpt fn render, kustomize
 build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
+		Version:       version(),
+		// a typo of a command is suggested its name (unknownCommand)
+		SuggestionsMinimumDistance: 2,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if isTerminal(stdin) {
 				return c.Help()
@@ -83,6 +89,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		}
 		return nil
 	}
+	root.SetVersionTemplate("{{.Version}}\n") // as the version command prints it
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr),
@@ -107,13 +114,57 @@ func errorCode(c *cobra.Command) int {
 	return 1
 }
 
+// unknownCommand refuses arguments to the root command (the KRM function
+// reads stdin), suggesting the command a typo meant.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return errors.New(msg + " (kudo-render --help lists the commands)")
+}
+
+// version is Version as the build stamped it, else the module version
+// `go install …@v1.2.3` records, else the VCS revision the Go toolchain
+// records (with "+dirty" for uncommitted changes), else "dev".
+func version() string {
+	if Version != "dev" {
+		return Version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Version
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		return "dev-" + rev[:12] + dirty
+	}
+	return Version
+}
+
 func newVersion(out *output.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version",
+		Short: "Print the version (also --version)",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return out.Write([]byte(Version + "\n"))
+			return out.Write([]byte(version() + "\n"))
 		},
 	}
 }

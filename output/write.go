@@ -40,7 +40,8 @@ func CheckPath(p string) error {
 // WriteDir makes dir hold files (slash paths relative to dir -> content)
 // all or nothing. Files listed in dir's manifest that files does not hold
 // are removed; every other entry of dir stays as it is. dir is created
-// when missing; its parent must exist.
+// when missing, with its missing parents (as mkdir -p; they stay when
+// the write fails).
 func WriteDir(dir string, files map[string][]byte) error {
 	for p := range files {
 		if err := CheckPath(p); err != nil {
@@ -54,6 +55,9 @@ func WriteDir(dir string, files map[string][]byte) error {
 	owned, err := readManifest(target)
 	if err != nil {
 		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return fmt.Errorf("cannot write %s: %w", dir, err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(target), "."+filepath.Base(target)+".kudo-render-")
 	if err != nil {

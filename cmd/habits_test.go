@@ -1,0 +1,39 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCLIHabits: what users expect of a command line (issue 26, item 8).
+func TestCLIHabits(t *testing.T) {
+	version, _, err := run("version")
+	if err != nil || version == "" {
+		t.Fatalf("version: %q, %v", version, err)
+	}
+	cases := []struct {
+		reason  string
+		args    []string
+		stdout  string // exact, when not ""
+		errHas  string // in the error, when not ""
+		noError bool
+	}{
+		{"--version prints what the version command prints", []string{"--version"}, version, "", true},
+		{"a typo of a command suggests it", []string{"rendr", "x.yaml"}, "", `unknown command "rendr" for "kudo-render"; did you mean render?`, false},
+		{"a typo close to two commands suggests both", []string{"verisn"}, "", "did you mean verify or version?", false},
+		{"a word that is no command says where the list is", []string{"frobnicate"}, "", `unknown command "frobnicate" for "kudo-render" (kudo-render --help lists the commands)`, false},
+	}
+	for _, c := range cases {
+		stdout, _, err := run(c.args...)
+		switch {
+		case c.noError && err != nil:
+			t.Errorf("%s: %v", c.reason, err)
+		case !c.noError && (err == nil || !strings.Contains(err.Error(), c.errHas)):
+			t.Errorf("%s: error %v, want one with %q", c.reason, err, c.errHas)
+		case c.stdout != "" && stdout != c.stdout:
+			t.Errorf("%s: stdout %q, want %q", c.reason, stdout, c.stdout)
+		case !c.noError && stdout != "":
+			t.Errorf("%s: stdout %q on error, want nothing", c.reason, stdout)
+		}
+	}
+}
