@@ -6,6 +6,14 @@
 // returns the items plus the rendered objects, each with an owner marker
 // and a path below rendered/<instance>/ (named by package output).
 //
+// No input item is left out of the output (kpt deletes the file of an
+// item a function leaves out): the items the function consumes (Instance
+// items, the functionConfig passed as an item, resources of the
+// framework's definitions, Composables) come back as they were plus
+// config.kubernetes.io/local-config: "true", so that nothing applies
+// them. Only objects that an earlier run generated for what the run
+// generates again are replaced.
+//
 // Errors become results: [Result] maps a diag.Diagnostic one to one onto
 // kyaml's framework.Result (message, severity, resourceRef, field.path,
 // file.path), so kpt and kustomize point at the file and field.

@@ -26,8 +26,9 @@ import (
 
 // Annotations of generated objects in the KRM function's output.
 const (
-	// AnnOwner marks the objects a render generated: framework/namespace/instance.
-	// A later run replaces objects with the same marker.
+	// AnnOwner marks the objects a render generated: framework/namespace/instance
+	// (ibmcloud.ibm.com/Composable/namespace/name for a Composable's
+	// object). A later run replaces objects with the same marker.
 	AnnOwner = "kudorender.dev/owner"
 	// RenderedDir is where generated objects are written in a package.
 	RenderedDir = "rendered"
@@ -36,7 +37,7 @@ const (
 // Function is the KRM function: it reads a ResourceList, renders the
 // framework its functionConfig names (and the kudo.dev/v1beta1 Instance
 // objects among the items), and returns the items plus the rendered
-// objects.
+// objects; the items it consumes are marked local-config ([AnnLocalConfig]).
 type Function struct {
 	// Dir is the working directory the orchestrator gives (the
 	// kustomization or package root). Framework paths are relative to it
@@ -135,33 +136,56 @@ func (f *Function) process(rl *resourceList, legacy map[*object.Object]string) (
 	if f.SourcesFor != nil {
 		f.Sources = f.SourcesFor(cfg)
 	}
-	reqs, kept, err := f.requests(context.Background(), cfg, rl.items)
+	reqs, sources, err := f.requests(context.Background(), cfg, rl.items)
 	if err != nil {
 		return nil, err
 	}
-	// Only Instance objects are rendered and there are none (left): an
-	// earlier run already replaced them. Objects that already carry this
-	// render's processed-marker are up to date: leave everything untouched
-	// (no churn, no update loop).
-	if len(reqs) == 0 || upToDate(kept, reqs) {
+	// Nothing to render (no framework, no Instance item): the input as
+	// it was.
+	if len(reqs) == 0 {
 		return nil, nil
 	}
-	return f.render(cfg, reqs, kept, formatOf(rl.items), legacy)
+	if it := functionConfigItem(rl.items, rl.functionConfig); it != nil {
+		sources[it] = true
+	}
+	isSource := func(it *item) bool { return sources[it] || it.isInstance() || it.isComposable() }
+	marked, err := markSources(rl.items, isSource)
+	if err != nil {
+		return nil, err
+	}
+	// Objects that already carry this render's processed-marker are up to
+	// date: leave everything untouched (no churn, no update loop) but for
+	// the local-config marker of the items the render consumes.
+	if upToDate(rl.items, reqs) {
+		if len(marked) == 0 {
+			return nil, nil
+		}
+		return withMarks(rl.items, marked), nil
+	}
+	in := &renderInput{items: rl.items, sources: sources, marked: marked}
+	return f.render(cfg, reqs, in, formatOf(rl.items), legacy)
+}
+
+// withMarks is the input items as they were read, those of marked with
+// their marked text.
+func withMarks(items []*item, marked map[*item][]byte) []outItem {
+	out := make([]outItem, len(items))
+	for i, it := range items {
+		out[i] = outItem{text: it.text}
+		if t, ok := marked[it]; ok {
+			out[i].text = t
+		}
+	}
+	return out
 }
 
 // requests builds the render requests: the functionConfig's framework
 // (with the input items of its resource definitions) and one per
-// Instance item. It returns the items that are not Instance objects.
-func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*item) ([]engine.Request, []*item, error) {
+// Instance item. It returns the items of resource definitions too: the
+// render consumes them.
+func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*item) ([]engine.Request, map[*item]bool, error) {
 	var reqs []engine.Request
-	var kept, instances []*item
-	for _, it := range items {
-		if it.header.APIVersion == "kudo.dev/v1beta1" && it.header.Kind == "Instance" {
-			instances = append(instances, it)
-		} else {
-			kept = append(kept, it)
-		}
-	}
+	sources := map[*item]bool{}
 	if cfg.Spec.Framework.Path != "" || cfg.Spec.Framework.Git != nil {
 		req, err := cfg.Request(ctx, f.Sources)
 		if err != nil {
@@ -169,20 +193,23 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		}
 		req.ResourceSource = resourceSource
 		// Input items of the framework's resource definitions
-		// (<framework>.kudorender.dev) are resources too; they stay in the
-		// output as they are.
-		for _, it := range kept {
-			if schema.Owns(req.Bundle.Name, map[string]any{"apiVersion": it.header.APIVersion}) {
+		// (<framework>.kudorender.dev) are resources too.
+		for _, it := range items {
+			if !it.isInstance() && schema.Owns(req.Bundle.Name, map[string]any{"apiVersion": it.header.APIVersion}) {
 				m, err := it.decode()
 				if err != nil {
 					return nil, nil, err
 				}
 				req.Resources = append(req.Resources, m)
+				sources[it] = true
 			}
 		}
 		reqs = append(reqs, req)
 	}
-	for _, inst := range instances {
+	for _, inst := range items {
+		if !inst.isInstance() {
+			continue
+		}
 		req, err := f.instanceRequest(ctx, cfg, inst)
 		if err != nil {
 			return nil, nil, &itemError{item: inst, err: err}
@@ -190,7 +217,7 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		req.ResourceSource = resourceSource
 		reqs = append(reqs, req)
 	}
-	return reqs, kept, nil
+	return reqs, sources, nil
 }
 
 // resourceSource says where a resource came from, as KRM orchestrators
@@ -214,24 +241,17 @@ func resourceSource(obj map[string]any) string {
 }
 
 // render renders the requests, resolves the references of input items
-// (and expands Composables) and lays the output out: the input items
-// that earlier runs did not generate, as they were, then the resolved
-// items and the generated objects.
-func (f *Function) render(cfg *config.Config, reqs []engine.Request, kept []*item, format annotationFormat, legacy map[*object.Object]string) ([]outItem, error) {
-	var plain []*item
-	var withRefs []*object.Object
-	for _, it := range kept {
-		if !it.mayHoldReference() {
-			plain = append(plain, it)
-			continue
-		}
-		m, err := it.decode()
-		if err != nil {
-			return nil, &itemError{item: it, err: err}
-		}
-		withRefs = append(withRefs, object.New(m))
+// (and expands Composables) and lays the output out: every input item in
+// its order (those it consumes marked local-config, those with
+// references resolved) but the objects earlier runs generated for what
+// this run generates again, then the rendered objects and the objects of
+// Composables.
+func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderInput, format annotationFormat, legacy map[*object.Object]string) ([]outItem, error) {
+	l, err := in.lay(reqs)
+	if err != nil {
+		return nil, err
 	}
-	lookup := lazyObjects(plain)
+	lookup := lazyObjects(l.plain)
 	opts := cfg.EngineOptions(f.Warn)
 	opts.Note = func(d *diag.Diagnostic) {
 		f.notes = append(f.notes, d) // a result of the ResourceList, and on stderr
@@ -239,30 +259,104 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, kept []*ite
 			f.Warn(d.Error())
 		}
 	}
-	opts.Lookup = withRefs
+	opts.Lookup = l.withRefs
 	opts.LookupFunc = lookup
 	items, err := engine.RenderWith(opts, reqs...)
 	if err != nil {
 		return nil, err
 	}
 	objs := engine.Objects(items)
-	out := keepNotOwned(plain, reqs)
-	if len(withRefs) > 0 {
-		resolved, err := f.expand(cfg, withRefs, objs, lookup)
+	var composed []*object.Object
+	var owners []string
+	if len(l.withRefs) > 0 {
+		resolved, err := f.expand(cfg, l.withRefs, objs, lookup)
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range resolved {
-			if !owned(o.String("metadata", "annotations", AnnOwner), reqs) {
-				out = append(out, outItem{obj: o})
+		for j, o := range resolved {
+			if src := l.refSrc[j]; src.isComposable() {
+				composed, owners = append(composed, o), append(owners, composableOwner(src.header))
+			} else {
+				l.out[l.refAt[j]] = outItem{obj: o}
 			}
 		}
 	}
 	f.place(objs, reqs, format, legacy)
-	for _, o := range objs {
+	placeComposed(composed, owners, format, legacy)
+	out := l.out
+	for _, o := range append(objs, composed...) {
 		out = append(out, outItem{obj: o})
 	}
 	return out, nil
+}
+
+// renderInput is the input items of a render and what the function
+// makes of them.
+type renderInput struct {
+	items []*item
+	// sources are the items the render consumes besides Instances and
+	// Composables (resources of the framework's definitions, the
+	// functionConfig as an item): kept, marked, never resolved.
+	sources map[*item]bool
+	// marked holds the texts of consumed items marked local-config.
+	marked map[*item][]byte
+}
+
+// text is an input item's text in the output.
+func (in *renderInput) text(it *item) []byte {
+	if t, ok := in.marked[it]; ok {
+		return t
+	}
+	return it.text
+}
+
+// layout is the input items of a render sorted: the output's first part,
+// the lookup targets of references, and the items with references to
+// resolve (refSrc), each with its place in out (refAt).
+type layout struct {
+	out      []outItem
+	plain    []*item
+	withRefs []*object.Object
+	refSrc   []*item
+	refAt    []int
+}
+
+// lay sorts the input items. Objects that a request (or a Composable) of
+// this run generated in an earlier run are dropped: the new render
+// replaces them, and they are no lookup targets beside their new form.
+// Instances stay, marked, and are no lookup targets (as before they were
+// kept). A Composable stays, marked, and its template is resolved; another
+// item with references is resolved in its place.
+func (in *renderInput) lay(reqs []engine.Request) (*layout, error) {
+	replaced := map[string]bool{}
+	for _, r := range reqs {
+		replaced[ownerOf(r)] = true
+	}
+	for _, it := range in.items {
+		if it.isComposable() {
+			replaced[composableOwner(it.header)] = true
+		}
+	}
+	l := &layout{out: make([]outItem, 0, len(in.items))}
+	for _, it := range in.items {
+		owner := it.header.Annotations[AnnOwner]
+		switch {
+		case it.isInstance():
+			l.out = append(l.out, outItem{text: in.text(it)})
+		case owner != "" && replaced[owner]:
+		case it.isComposable() || !in.sources[it] && it.mayHoldReference():
+			m, err := it.decode()
+			if err != nil {
+				return nil, &itemError{item: it, err: err}
+			}
+			l.withRefs, l.refSrc, l.refAt = append(l.withRefs, object.New(m)), append(l.refSrc, it), append(l.refAt, len(l.out))
+			l.out = append(l.out, outItem{text: in.text(it)})
+		default:
+			l.plain = append(l.plain, it)
+			l.out = append(l.out, outItem{text: in.text(it)})
+		}
+	}
+	return l, nil
 }
 
 // expand resolves the references of input items and expands Composables,
@@ -300,35 +394,11 @@ func lazyObjects(items []*item) func() ([]*object.Object, error) {
 	}
 }
 
-// keepNotOwned returns the items that no request generated in an earlier
-// run: the new render replaces those instead of duplicating them.
-func keepNotOwned(items []*item, reqs []engine.Request) []outItem {
-	var out []outItem
-	for _, it := range items {
-		if !owned(it.header.Annotations[AnnOwner], reqs) {
-			out = append(out, outItem{text: it.text})
-		}
-	}
-	return out
-}
-
-func owned(owner string, reqs []engine.Request) bool {
-	if owner == "" {
-		return false
-	}
-	for _, r := range reqs {
-		if ownerOf(r) == owner {
-			return true
-		}
-	}
-	return false
-}
-
 // upToDate reports whether, for every request, the input holds objects
 // it owns and all of them carry the request's current processed-marker.
 func upToDate(items []*item, reqs []engine.Request) bool {
 	for _, it := range items {
-		if it.mayHoldReference() {
+		if !it.isInstance() && it.mayHoldReference() {
 			return false // references in the input are resolved every run
 		}
 	}

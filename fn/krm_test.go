@@ -46,7 +46,7 @@ func TestKRMGolden(t *testing.T) {
 // TestKRMIdempotent: running the function on its own output replaces the
 // generated objects instead of duplicating them, and changes nothing.
 func TestKRMIdempotent(t *testing.T) {
-	for _, c := range []string{"framework-render", "configmap", "instance"} {
+	for _, c := range []string{"framework-render", "configmap", "instance", "definitions", "references"} {
 		dir := filepath.Join("testdata/krm", c)
 		in, _ := os.ReadFile(filepath.Join(dir, "input.yaml"))
 		first, err := runKRM(t, dir, in)

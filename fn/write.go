@@ -42,14 +42,34 @@ func (f *Function) place(objs []*object.Object, reqs []engine.Request, format an
 		}
 	}
 	for i, o := range objs {
-		ann := map[string]string{AnnOwner: owners[i]}
-		if format.internal {
-			ann[string(kioutil.PathAnnotation)], ann[string(kioutil.IndexAnnotation)] = files[i], "0"
-		}
-		object.SetStrings(o.Map, ann, "metadata", "annotations")
-		if format.legacy {
-			legacy[o] = files[i]
-		}
+		annotate(o, owners[i], files[i], format, legacy)
+	}
+}
+
+// ComposablesDir is the folder below RenderedDir of the objects that
+// Composable items generate (no instance is named so: names of
+// Kubernetes objects have no underscore).
+const ComposablesDir = "_composables"
+
+// placeComposed gives the objects of Composables their owner marker
+// (owners, one per object) and their path below
+// rendered/_composables/, named by output.Names.
+func placeComposed(objs []*object.Object, owners []string, format annotationFormat, legacy map[*object.Object]string) {
+	for i, name := range output.Names(objs) {
+		annotate(objs[i], owners[i], path.Join(RenderedDir, ComposablesDir, name), format, legacy)
+	}
+}
+
+// annotate sets a generated object's owner marker and its path, in the
+// annotations the format asks for.
+func annotate(o *object.Object, owner, file string, format annotationFormat, legacy map[*object.Object]string) {
+	ann := map[string]string{AnnOwner: owner}
+	if format.internal {
+		ann[string(kioutil.PathAnnotation)], ann[string(kioutil.IndexAnnotation)] = file, "0"
+	}
+	object.SetStrings(o.Map, ann, "metadata", "annotations")
+	if format.legacy {
+		legacy[o] = file
 	}
 }
 
