@@ -12,6 +12,7 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/suggest"
+	"github.com/kudo-render/kudo-render/object"
 	"github.com/kudo-render/kudo-render/params"
 )
 
@@ -61,7 +62,8 @@ type Settings struct {
 }
 
 // FromEnv reads what Argo CD gives a config-management plugin:
-// ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE; ARGOCD_ENV_<NAME> (the
+// ARGOCD_APP_NAME (its name part, see [InstanceName]) and
+// ARGOCD_APP_NAMESPACE; ARGOCD_ENV_<NAME> (the
 // Application's plugin env) for package parameters, PLAN and TARGET; then
 // the Application's plugin parameters, from ARGOCD_APP_PARAMETERS (JSON)
 // or, when that is unset, from the PARAM_* variables. Parameters named
@@ -74,7 +76,7 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 			env[k] = v
 		}
 	}
-	s := &Settings{Name: env["ARGOCD_APP_NAME"], Namespace: env["ARGOCD_APP_NAMESPACE"], Params: map[string]any{}, ClusterVersion: env["KUBE_VERSION"]}
+	s := &Settings{Name: InstanceName(env["ARGOCD_APP_NAME"]), Namespace: env["ARGOCD_APP_NAMESPACE"], Params: map[string]any{}, ClusterVersion: env["KUBE_VERSION"]}
 	byNorm := map[string]string{}
 	for _, p := range b.Params {
 		byNorm[normalize(p.Name)] = p.Name
@@ -87,6 +89,23 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 		return s, s.applyParameters(raw)
 	}
 	return s, s.applyParamEnv(env, keys, byNorm)
+}
+
+// InstanceName is the Application's name in ARGOCD_APP_NAME. Argo CD names
+// an Application outside its own namespace ("apps in any namespace")
+// <namespace>_<name> when it generates manifests (the Application's
+// instance name) and <namespace>/<name> where the UI or the CLI qualify it
+// (the parameters announcement). Neither a namespace nor an Application
+// name can hold '_' or '/', so the name is what follows the first of them
+// when what precedes it can be a namespace (a DNS-1123 label). Anything
+// else is returned as it is, for the instance-name check to refuse it as
+// Argo CD gave it.
+func InstanceName(appName string) string {
+	i := strings.IndexAny(appName, "_/")
+	if i < 0 || i == len(appName)-1 || object.CheckLabel(appName[:i]) != nil {
+		return appName
+	}
+	return appName[i+1:]
 }
 
 func (s *Settings) set(name string, v any) { s.Params[name] = v }

@@ -34,10 +34,11 @@ func newCMP(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 		Long: `Render the FunctionConfig of the application's folder for Argo CD.
 
 ARGOCD_APP_NAME and ARGOCD_APP_NAMESPACE are the defaults of the instance
-name and namespace. ARGOCD_ENV_<NAME> (the Application's plugin env) sets a
-package parameter, PLAN or TARGET. Plugin parameters come from
-ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a map
-named params, or any package parameter by name.`,
+name and namespace (of an Application outside Argo CD's namespace, given as
+<namespace>_<name>, the name part). ARGOCD_ENV_<NAME> (the Application's
+plugin env) sets a package parameter, PLAN or TARGET. Plugin parameters come
+from ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a
+map named params, or any package parameter by name.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			cfg, res, err := cmpConfig(g, file, stderr, true)
