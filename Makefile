@@ -23,7 +23,8 @@ build:
 demo: build
 	$(BIN) render examples/mysql/render.yaml
 
-## test: vet, every test, the concurrent packages' tests under the race detector, and a short run of every fuzz target
+## test: installs the clients the tests use when missing (.ci/tools.sh: kpt, kustomize, git, gcc, Graphviz; else an error naming them), then vet, every test (none skips for a missing client), the concurrent packages' tests under the race detector, and a short run of every fuzz target
+test: export KUDO_RENDER_REQUIRE_TOOLS := 1
 test: vet unit race fuzz
 
 vet:
@@ -32,7 +33,8 @@ vet:
 	  if [ -n "$$out" ]; then echo "gofmt -w needed on:"; echo "$$out"; exit 1; fi
 
 unit: kube-assets
-	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/kubetest/install.sh)} $(GO) test -count=1 ./...
+	@m=""; if [ "$$KUDO_RENDER_REQUIRE_TOOLS" = 1 ]; then m=$$(.ci/tools.sh) || exit 1; fi; \
+	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/kubetest/install.sh)} $(GO) test -count=1 ./...
 
 ## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
 kube-assets:
