@@ -2,6 +2,7 @@ package argocd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -63,12 +64,16 @@ type Settings struct {
 
 // FromEnv reads what Argo CD gives a config-management plugin:
 // ARGOCD_APP_NAME (its name part, see [InstanceName]) and
-// ARGOCD_APP_NAMESPACE; ARGOCD_ENV_<NAME> (the
-// Application's plugin env) for package parameters, PLAN and TARGET; then
-// the Application's plugin parameters, from ARGOCD_APP_PARAMETERS (JSON)
-// or, when that is unset, from the PARAM_* variables. Parameters named
-// plan (or plans) and target set those; a map parameter named params sets
-// package parameters; any other name is a package parameter.
+// ARGOCD_APP_NAMESPACE; ARGOCD_ENV_<NAME> (the Application's plugin env)
+// for package parameters, PLAN and TARGET; then the Application's plugin
+// parameters, from ARGOCD_APP_PARAMETERS (JSON) or, when that is unset,
+// from the PARAM_* variables. Parameters named plan (or plans) and target
+// set those; a map parameter named params sets package parameters; any
+// other name is a package parameter.
+//
+// The Settings are never nil: on error they hold everything else the
+// environment says, so the parameters announcement can still list the
+// values with the error.
 func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 	env := map[string]string{}
 	for _, kv := range environ {
@@ -82,13 +87,14 @@ func FromEnv(environ []string, b *bundle.Bundle) (*Settings, error) {
 		byNorm[normalize(p.Name)] = p.Name
 	}
 	keys := slices.Sorted(maps.Keys(env))
-	if err := s.applyEnv(env, keys, b, byNorm); err != nil {
-		return nil, err
-	}
+	envErr := s.applyEnv(env, keys, b, byNorm)
+	var paramErr error
 	if raw, ok := env["ARGOCD_APP_PARAMETERS"]; ok && strings.TrimSpace(raw) != "" {
-		return s, s.applyParameters(raw)
+		paramErr = s.applyParameters(raw)
+	} else {
+		paramErr = s.applyParamEnv(env, keys, byNorm)
 	}
-	return s, s.applyParamEnv(env, keys, byNorm)
+	return s, errors.Join(envErr, paramErr)
 }
 
 // InstanceName is the Application's name in ARGOCD_APP_NAME. Argo CD names
@@ -148,9 +154,11 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 	}
 	var msgs []string
 	for _, k := range unknown {
-		msg := k + " is neither a parameter of the package nor one of the plugin's variables (" + strings.Join(pluginEnv, ", ") + ")"
-		if sug, ok := suggest.Closest(strings.TrimPrefix(k, "ARGOCD_ENV_"), known); ok {
-			msg += "; did you mean ARGOCD_ENV_" + sug + "?"
+		// The user writes the name without the prefix Argo CD adds.
+		name := strings.TrimPrefix(k, "ARGOCD_ENV_")
+		msg := name + " (" + k + ") is neither a parameter of the package nor one of the plugin's variables (" + strings.Join(pluginEnv, ", ") + ")"
+		if sug, ok := suggest.Closest(name, known); ok {
+			msg += "; did you mean " + sug + "?"
 		}
 		msgs = append(msgs, msg)
 	}
@@ -163,6 +171,7 @@ func (s *Settings) applyParameters(raw string) error {
 	if err := json.Unmarshal([]byte(raw), &ps); err != nil {
 		return fmt.Errorf("cannot read ARGOCD_APP_PARAMETERS: %w", err)
 	}
+	var errs []error
 	for _, p := range ps {
 		var v any
 		switch {
@@ -184,10 +193,10 @@ func (s *Settings) applyParameters(raw string) error {
 			continue
 		}
 		if err := s.applyParameter(p.Name, v); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func (s *Settings) applyParameter(name string, v any) error {
@@ -262,11 +271,46 @@ func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm ma
 		}
 	}
 	unknown = append(unknown, s.applyArrays(arrays, byNorm)...)
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("plugin parameters that the package does not define: %s", strings.Join(unknown, ", "))
+	if len(unknown) == 0 {
+		return nil
 	}
-	return nil
+	sort.Strings(unknown)
+	var msgs []string
+	for _, k := range unknown {
+		msgs = append(msgs, k+": the package has no such parameter"+paramEnvSuggestion(k, byNorm))
+	}
+	return fmt.Errorf("plugin parameters: %s", strings.Join(msgs, "; "))
+}
+
+// paramEnvSuggestion is "; did you mean <name> (<variable>)?" for a PARAM_*
+// variable of an unknown name close to a known one: the name as the user
+// writes it in plugin.parameters, and the variable Argo CD makes of it.
+func paramEnvSuggestion(k string, byNorm map[string]string) string {
+	rest := strings.TrimPrefix(k, "PARAM_")
+	index := ""
+	if m := paramEnvRE().FindStringSubmatch(k); m != nil && m[2] != "" {
+		rest, index = m[1], "_"+m[2]
+	}
+	prefix := ""
+	if r, ok := strings.CutPrefix(rest, "PARAMS_"); ok && index == "" {
+		rest, prefix = r, "PARAMS_" // a key of the params map
+	}
+	norms := slices.Sorted(maps.Keys(byNorm))
+	if prefix == "" && index == "" {
+		norms = append(norms, "PLAN", "TARGET")
+	}
+	sug, ok := suggest.Closest(rest, norms)
+	if !ok {
+		return ""
+	}
+	name := byNorm[sug]
+	switch {
+	case name == "":
+		name = strings.ToLower(sug)
+	case prefix != "":
+		name = "params." + name
+	}
+	return "; did you mean " + name + " (PARAM_" + prefix + sug + index + ")?"
 }
 
 // applyArrays sets the arrays of PARAM_<NAME>_<INDEX>; it returns the
@@ -312,11 +356,36 @@ func splitList(s string) []string {
 }
 
 // Announce lists a package's parameters the way Argo CD's dynamic
-// parameters command expects them.
+// parameters command expects them, with the package's defaults.
 func Announce(b *bundle.Bundle) []Announcement {
+	return announce(b, nil)
+}
+
+// AnnounceValues lists a package's parameters with the values a render
+// uses: values (the FunctionConfig's spec.params with Argo CD's
+// environment applied) over the package's defaults. A value the package
+// refuses is shown as given; the error then says why, as the render would
+// (with every other problem of values, an unknown name among them).
+func AnnounceValues(b *bundle.Bundle, values map[string]any) ([]Announcement, error) {
+	out := announce(b, values)
+	_, err := params.Resolve(b.Params, values)
+	return out, err
+}
+
+func announce(b *bundle.Bundle, values map[string]any) []Announcement {
 	out := make([]Announcement, 0, len(b.Params))
 	for _, p := range b.Params {
-		a := Announcement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.NeedsValue()}
+		v, given := values[p.Name]
+		if given {
+			// The value as templates see it (an array given as YAML
+			// text is a list); one the package refuses as given.
+			if r, err := params.Resolve([]*bundle.Param{p}, map[string]any{p.Name: v}); err == nil {
+				v = r[p.Name]
+			}
+		} else {
+			v = p.Default
+		}
+		a := Announcement{Name: p.Name, Title: p.DisplayName, Tooltip: strings.TrimSpace(p.Description), Required: p.NeedsValue() && !given}
 		if a.Title == "" {
 			a.Title = p.Name
 		}
@@ -332,7 +401,7 @@ func Announce(b *bundle.Bundle) []Announcement {
 		case bundle.TypeArray:
 			a.CollectionType = "array"
 			a.ItemType = "string"
-			if l, ok := p.Default.([]any); ok {
+			if l, ok := v.([]any); ok {
 				for _, x := range l {
 					s, _ := params.Text(x)
 					a.Array = append(a.Array, s)
@@ -341,7 +410,7 @@ func Announce(b *bundle.Bundle) []Announcement {
 		case bundle.TypeMap:
 			a.CollectionType = "map"
 			a.ItemType = "string"
-			if m, ok := p.Default.(map[string]any); ok {
+			if m, ok := v.(map[string]any); ok {
 				a.Map = map[string]string{}
 				for k, x := range m {
 					s, _ := params.Text(x)
@@ -349,9 +418,29 @@ func Announce(b *bundle.Bundle) []Announcement {
 				}
 			}
 		default:
-			a.String, _ = params.Text(p.Default)
+			a.String, _ = params.Text(v)
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// ProblemParameter names the announcement entry that carries the problems
+// of an Application's settings (see [Problem]).
+const ProblemParameter = "kudo-render-error"
+
+// Problem is the announcement entry of what keeps the plugin from
+// rendering an Application (a mistyped plugin env or parameter, a value
+// the package refuses). Argo CD shows nothing of an announcement whose
+// command fails, so the parameters are announced with this entry ahead of
+// them: the UI shows its title and, as its value, the error on one line;
+// the tooltip keeps the lines.
+func Problem(err error) Announcement {
+	msg := err.Error()
+	return Announcement{
+		Name:    ProblemParameter,
+		Title:   "ERROR: kudo-render cannot render this Application (generate fails)",
+		Tooltip: msg,
+		String:  strings.Join(strings.Split(msg, "\n"), "; "),
+	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +42,7 @@ from ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a
 map named params, or any package parameter by name.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			cfg, res, err := cmpConfig(g, file, stderr, true)
+			cfg, res, err := cmpConfig(g, file, stderr)
 			if err != nil {
 				return err
 			}
@@ -69,14 +70,33 @@ map named params, or any package parameter by name.`,
 	}
 	parameters := &cobra.Command{
 		Use:   "parameters",
-		Short: "Announce the package's parameters to Argo CD (JSON)",
-		Args:  cobra.NoArgs,
+		Short: "Announce the package's parameters to Argo CD (JSON), with the values the render uses",
+		Long: `Announce the package's parameters as Argo CD's dynamic parameters JSON:
+title, tooltip (the description), collection type and the value the render
+uses (the FunctionConfig's spec.params and Argo CD's environment over the
+package's default).
+
+A mistyped ARGOCD_ENV_* or plugin parameter, or a value the package refuses,
+does not blank Argo CD's parameter panel: the parameters are still listed,
+after an entry named kudo-render-error that says what is wrong (generate
+fails on it). Only a FunctionConfig or package that cannot be read fails
+this command.`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, res, err := cmpConfig(g, file, stderr, false)
+			cfg, res, err := cmpLoad(g, file, stderr)
 			if err != nil {
 				return err
 			}
-			data, err := json.MarshalIndent(argocd.Announce(res.Bundle), "", "  ")
+			settings, envErr := argocd.FromEnv(os.Environ(), res.Bundle)
+			cfg.ApplyArgoCD(settings)
+			values, valuesErr := cfg.Values()
+			ann, resolveErr := argocd.AnnounceValues(res.Bundle, values)
+			if err := errors.Join(envErr, valuesErr, resolveErr); err != nil {
+				// Argo CD shows nothing of a failed announcement.
+				warner(stderr)(err.Error())
+				ann = append([]argocd.Announcement{argocd.Problem(err)}, ann...)
+			}
+			data, err := json.MarshalIndent(ann, "", "  ")
 			if err != nil {
 				return err
 			}
@@ -87,9 +107,27 @@ map named params, or any package parameter by name.`,
 	return c
 }
 
-// cmpConfig reads the config, loads its framework and applies Argo CD's
-// environment. Local paths stay inside the application's repository.
-func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*config.Config, *extend.Result, error) {
+// cmpConfig reads the config, loads its framework, applies Argo CD's
+// environment and checks the result: any error fails generate.
+func cmpConfig(g *gitFlags, file string, stderr io.Writer) (*config.Config, *extend.Result, error) {
+	cfg, res, err := cmpLoad(g, file, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	settings, err := argocd.FromEnv(os.Environ(), res.Bundle)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.ApplyArgoCD(settings)
+	if err := cfg.Check(); err != nil {
+		return nil, nil, err
+	}
+	return cfg, res, nil
+}
+
+// cmpLoad reads the config in the working directory and loads its
+// framework, local paths confined to the application's repository.
+func cmpLoad(g *gitFlags, file string, stderr io.Writer) (*config.Config, *extend.Result, error) {
 	if bundle.CheckRef(filepath.ToSlash(file)) != nil {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
@@ -103,17 +141,6 @@ func cmpConfig(g *gitFlags, file string, stderr io.Writer, check bool) (*config.
 	}
 	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
 	if err != nil {
-		return nil, nil, err
-	}
-	settings, err := argocd.FromEnv(os.Environ(), res.Bundle)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg.ApplyArgoCD(settings)
-	if !check {
-		return cfg, res, nil
-	}
-	if err := cfg.Check(); err != nil {
 		return nil, nil, err
 	}
 	return cfg, res, nil
