@@ -13,7 +13,11 @@
 // Both load into a [Bundle]. Loading is strict: an unknown field in
 // operator.yaml, framework.yaml or params.yaml is an error naming the file,
 // the line and the field path, because KUDO silently dropped such fields and
-// users lost typos that way. Every file is read through an [fs.FS]; for a
+// users lost typos that way. An enumerated field whose value is none of
+// its values is an error too, with a "did you mean": a plan or phase
+// strategy other than "serial" or "parallel" ([StrategyProblem]; KUDO ran
+// it in parallel, silently), a task kind, a pipe file kind, a parameter
+// type. Every file is read through an [fs.FS]; for a
 // directory on disk that is an [os.Root], so neither "..", absolute paths nor
 // symbolic links can reach outside the bundle.
 //

@@ -3,12 +3,14 @@ package bundle
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 
 	"github.com/kudo-render/kudo-render/diag"
 	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/limits"
 	"os"
 	"path"
@@ -206,9 +208,9 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 	}
 	for _, name := range sortedKeys(raw.Plans) {
 		rp := raw.Plans[name]
-		pl := &Plan{Name: name, Strategy: rp.Strategy, Pos: Pos{File: operatorFile, Line: rp.line}}
+		pl := &Plan{Name: name, Strategy: rp.Strategy, StrategyLine: rp.strategyLine, Pos: Pos{File: operatorFile, Line: rp.line}}
 		for _, ph := range rp.Phases {
-			phase := &Phase{Name: ph.Name, Strategy: ph.Strategy}
+			phase := &Phase{Name: ph.Name, Strategy: ph.Strategy, StrategyLine: ph.strategyLine}
 			for _, st := range ph.Steps {
 				phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks})
 			}
@@ -299,9 +301,10 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 			}
 		}
 		if kind != KindApply && kind != KindToggle && kind != KindDelete {
-			p.Add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q", kind)
+			p.Add(frameworkFile, rt.line, "tasks."+name+".kind", "must be Apply, Delete or Toggle in a framework bundle, got %q%s",
+				kind, suggest.DidYouMean(kind, []string{KindApply, KindDelete, KindToggle}))
 		}
-		if rt.Parameter != "" && kind != KindToggle {
+		if rt.Parameter != "" && (kind == KindApply || kind == KindDelete) { // an unknown kind is reported above
 			p.Add(frameworkFile, rt.line, "tasks."+name+".parameter", "is only used by Toggle tasks")
 		}
 		b.Tasks = append(b.Tasks, t)
@@ -407,10 +410,8 @@ func convertParam(rp rawParam, field string, node *yaml.Node, p *problems) *Para
 	if prm.Type == "" {
 		prm.Type = TypeString
 	}
-	switch prm.Type {
-	case TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeMap:
-	default:
-		p.Add(paramsFile, line, field+".type", "unknown type %q (want string, integer, number, boolean, array or map)", rp.Type)
+	if !slices.Contains(ParamTypes, prm.Type) {
+		p.Add(paramsFile, cmp.Or(typeLine(node), line), field+".type", "unknown type %q%s", rp.Type, typeHint(rp.Type))
 	}
 	if rp.Immutable != nil {
 		prm.Immutable = *rp.Immutable
@@ -543,4 +544,34 @@ func convertPatch(n *yaml.Node, field string, p *problems) (Patch, bool) {
 		p.Add(frameworkFile, n.Line, field+".path", "is required")
 	}
 	return pt, len(p.List) == before
+}
+
+// ParamTypes lists the types a parameter may declare.
+var ParamTypes = []ParamType{TypeString, TypeInteger, TypeNumber, TypeBoolean, TypeArray, TypeMap}
+
+// typeAliases are the names other languages give the parameter types.
+var typeAliases = map[string]ParamType{
+	"int": TypeInteger, "bool": TypeBoolean, "float": TypeNumber, "double": TypeNumber,
+	"list": TypeArray, "object": TypeMap, "dict": TypeMap, "str": TypeString,
+}
+
+// typeHint ends the message refusing the parameter type t: a "did you
+// mean" when a type is close, else the list of types.
+func typeHint(t string) string {
+	if a, ok := typeAliases[strings.ToLower(t)]; ok {
+		return fmt.Sprintf("; did you mean %q?", a)
+	}
+	names := make([]string, len(ParamTypes))
+	for i, pt := range ParamTypes {
+		names[i] = string(pt)
+	}
+	return wantOneOf(t, names)
+}
+
+// typeLine is the line of a parameter's `type`, 0 when unknown.
+func typeLine(node *yaml.Node) int {
+	if node == nil {
+		return 0
+	}
+	return valueLine(node, "type")
 }

@@ -286,11 +286,11 @@ func TestLoadModel(t *testing.T) {
 			{Name: "noop", Kind: bundle.KindDummy, Done: true, Pos: bundle.Pos{File: "operator.yaml", Line: lineOf(kudoOperator, "- name: noop")}},
 		},
 		Plans: []*bundle.Plan{
-			{Name: "cleanup", Strategy: "serial", Pos: bundle.Pos{File: "operator.yaml", Line: lineOf(kudoOperator, "  cleanup:\n") + 1}, Phases: []*bundle.Phase{
-				{Name: "cleanup", Strategy: "serial", Steps: []*bundle.Step{{Name: "cleanup", Tasks: []string{"cleanup", "noop"}}}},
+			{Name: "cleanup", Strategy: "serial", StrategyLine: lineOf(kudoOperator, "  cleanup:\n") + 1, Pos: bundle.Pos{File: "operator.yaml", Line: lineOf(kudoOperator, "  cleanup:\n") + 1}, Phases: []*bundle.Phase{
+				{Name: "cleanup", Strategy: "serial", StrategyLine: lineOf(kudoOperator, "      - name: cleanup\n") + 1, Steps: []*bundle.Step{{Name: "cleanup", Tasks: []string{"cleanup", "noop"}}}},
 			}},
-			{Name: "deploy", Strategy: "serial", Pos: bundle.Pos{File: "operator.yaml", Line: lineOf(kudoOperator, "  deploy:\n") + 1}, Phases: []*bundle.Phase{
-				{Name: "main", Strategy: "parallel", Steps: []*bundle.Step{
+			{Name: "deploy", Strategy: "serial", StrategyLine: lineOf(kudoOperator, "  deploy:\n") + 1, Pos: bundle.Pos{File: "operator.yaml", Line: lineOf(kudoOperator, "  deploy:\n") + 1}, Phases: []*bundle.Phase{
+				{Name: "main", Strategy: "parallel", StrategyLine: lineOf(kudoOperator, "        strategy: parallel"), Steps: []*bundle.Step{
 					{Name: "genfiles", Tasks: []string{"genwww"}},
 					{Name: "app", Tasks: []string{"app", "metrics"}},
 				}},
@@ -934,8 +934,8 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    type: integer\n", "    type: int\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "params.yaml", At: "- name: REPLICAS", Field: "parameters[0].type"}},
-				msgs:      []string{`unknown type "int"`},
+				problems:  []at{{File: "params.yaml", At: "    type: int\n", Field: "parameters[0].type"}},
+				msgs:      []string{`unknown type "int"; did you mean "integer"?`},
 			},
 		},
 		"ParentDirResource": {

@@ -24,11 +24,16 @@ const (
 )
 
 // Strategies of plans and phases. As in KUDO, only the exact string
-// "serial" is serial; anything else runs in parallel.
+// "serial" is serial and an empty strategy is parallel. Any other value
+// (a typo such as "Serial", which KUDO ran in parallel) is refused when
+// the bundle is loaded: see [StrategyProblem].
 const (
 	StrategySerial   = "serial"
 	StrategyParallel = "parallel"
 )
+
+// Strategies lists the strategies a plan or phase may name.
+var Strategies = []string{StrategySerial, StrategyParallel}
 
 // Bundle is the normalised model of an operator package or framework bundle.
 type Bundle struct {
@@ -185,7 +190,9 @@ type KudoOperatorSpec struct {
 type Plan struct {
 	Name     string
 	Strategy string
-	Phases   []*Phase
+	// StrategyLine is the line of `strategy` in the file, 0 when unknown.
+	StrategyLine int `json:"-"`
+	Phases       []*Phase
 	// From is KEP-0012's `from: base/<plan>`.
 	From string
 	Pos  Pos `json:"-"`
@@ -195,7 +202,9 @@ type Plan struct {
 type Phase struct {
 	Name     string
 	Strategy string
-	Steps    []*Step
+	// StrategyLine is the line of `strategy` in the file, 0 when unknown.
+	StrategyLine int `json:"-"`
+	Steps        []*Step
 }
 
 // Step names the tasks that run together.

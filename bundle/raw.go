@@ -61,9 +61,10 @@ type rawKudoTaskSpec struct {
 }
 
 type rawKudoPlan struct {
-	Strategy string         `yaml:"strategy"`
-	Phases   []rawKudoPhase `yaml:"phases"`
-	line     int
+	Strategy     string         `yaml:"strategy"`
+	Phases       []rawKudoPhase `yaml:"phases"`
+	line         int
+	strategyLine int
 }
 
 func (p *rawKudoPlan) UnmarshalYAML(n *yaml.Node) error {
@@ -72,13 +73,38 @@ func (p *rawKudoPlan) UnmarshalYAML(n *yaml.Node) error {
 		return err
 	}
 	p.line = n.Line
+	p.strategyLine = valueLine(n, "strategy")
 	return nil
 }
 
 type rawKudoPhase struct {
-	Name     string        `yaml:"name"`
-	Strategy string        `yaml:"strategy"`
-	Steps    []rawKudoStep `yaml:"steps"`
+	Name         string        `yaml:"name"`
+	Strategy     string        `yaml:"strategy"`
+	Steps        []rawKudoStep `yaml:"steps"`
+	strategyLine int
+}
+
+func (p *rawKudoPhase) UnmarshalYAML(n *yaml.Node) error {
+	type plain rawKudoPhase
+	if err := n.Decode((*plain)(p)); err != nil {
+		return err
+	}
+	p.strategyLine = valueLine(n, "strategy")
+	return nil
+}
+
+// valueLine is the line of the value of key in the mapping n, 0 when n
+// is not a mapping or has no such key.
+func valueLine(n *yaml.Node, key string) int {
+	if n.Kind != yaml.MappingNode {
+		return 0
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1].Line
+		}
+	}
+	return 0
 }
 
 type rawKudoStep struct {

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/suggest"
 )
 
 func fieldf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -107,8 +109,49 @@ func (b *Bundle) validateTaskKind(t *Task, field string, pipeKeys map[string]str
 	case "":
 		p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has no kind", t.Name)
 	default:
-		p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q (want Apply, Delete, Dummy, Toggle, Pipe or KudoOperator)", t.Name, t.Kind)
+		p.Add(t.Pos.File, t.Pos.Line, field+".kind", "task %q has unknown kind %q%s", t.Name, t.Kind, wantOneOf(t.Kind, TaskKinds))
 	}
+}
+
+// TaskKinds lists the kinds of KUDO tasks; KUDO refuses any other (case
+// matters).
+var TaskKinds = []string{KindApply, KindDelete, KindDummy, KindToggle, KindPipe, KindKudoOperator}
+
+// PipeKinds lists the kinds of object a Pipe task's file becomes.
+var PipeKinds = []string{"Secret", "ConfigMap"}
+
+// wantOneOf ends a message refusing got: a "did you mean" when one of
+// allowed is close, else the list of allowed values.
+func wantOneOf(got string, allowed []string) string {
+	if hint := suggest.DidYouMean(got, allowed); hint != "" {
+		return hint
+	}
+	return " (want " + orList(allowed) + ")"
+}
+
+// orList is "a, b or c".
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// StrategyProblem says what is wrong with the strategy s of a plan or
+// phase, "" when nothing is: "serial", "parallel" and "" (KUDO's parallel)
+// are strategies. KUDO ran every other value in parallel without a word,
+// so a typo such as "Serial" silently changed the order of a plan: it is
+// refused, with a "did you mean".
+func StrategyProblem(s string) string {
+	switch s {
+	case StrategySerial, StrategyParallel, "":
+		return ""
+	}
+	msg := fmt.Sprintf("%q is not a strategy", s)
+	if hint := suggest.DidYouMean(s, Strategies); hint != "" {
+		return msg + hint
+	}
+	return msg + ` (want "serial" or "parallel")`
 }
 
 // validateToggle checks that a Toggle task names a parameter that exists.
@@ -138,8 +181,8 @@ func (b *Bundle) validatePipe(t *Task, field string, pipeKeys map[string]string,
 	}
 	for j, pf := range t.Pipe {
 		pfield := fmt.Sprintf("%s.spec.pipe[%d]", field, j)
-		if pf.Kind != "Secret" && pf.Kind != "ConfigMap" {
-			p.Add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q", pf.Kind)
+		if !slices.Contains(PipeKinds, pf.Kind) {
+			p.Add(t.Pos.File, t.Pos.Line, pfield+".kind", "must be Secret or ConfigMap, got %q%s", pf.Kind, suggest.DidYouMean(pf.Kind, PipeKinds))
 		}
 		if pf.File == "" {
 			p.Add(t.Pos.File, t.Pos.Line, pfield+".file", "is required")
@@ -163,7 +206,13 @@ func (b *Bundle) validatePlan(pl *Plan, p *problems) {
 	if len(pl.Phases) == 0 && pl.From == "" {
 		p.Add(pl.Pos.File, pl.Pos.Line, "plans."+pl.Name, "plan has no phases")
 	}
+	if msg := StrategyProblem(pl.Strategy); msg != "" {
+		p.Add(pl.Pos.File, cmp.Or(pl.StrategyLine, pl.Pos.Line), "plans."+pl.Name+".strategy", "%s", msg)
+	}
 	for i, ph := range pl.Phases {
+		if msg := StrategyProblem(ph.Strategy); msg != "" {
+			p.Add(pl.Pos.File, cmp.Or(ph.StrategyLine, pl.Pos.Line), fmt.Sprintf("plans.%s.phases[%d].strategy", pl.Name, i), "%s", msg)
+		}
 		for j, st := range ph.Steps {
 			for k, tn := range st.Tasks {
 				field := fmt.Sprintf("plans.%s.phases[%d].steps[%d].tasks[%d]", pl.Name, i, j, k)

@@ -1,10 +1,12 @@
 package verify
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 )
 
 // pipeKeyRE is KUDO's rule for pipe keys.
@@ -64,40 +66,37 @@ func (v *verifier) isBaseRef(ref string) bool {
 	return v.b.Extends != nil && strings.HasPrefix(ref, bundle.BasePrefix)
 }
 
-// plans is KUDO's plan.ReferenceVerifier plus a warning on strategies.
+// plans is KUDO's plan.ReferenceVerifier plus a warning for a plan or
+// phase without a strategy (KUDO's parallel). A strategy other than
+// "serial" and "parallel" is an error of loadChecks, as of loading
+// (bundle.StrategyProblem: KUDO ran it in parallel, so a typo silently
+// changed the order).
 func (v *verifier) plans() {
 	b := v.b
 	if b.Plan("deploy") == nil && !v.partial {
 		v.errorf(b.File, 0, "an operator is required to have 'deploy' plan")
 	}
+	var planNames []string
+	for _, pl := range b.Plans {
+		planNames = append(planNames, pl.Name)
+	}
 	for _, p := range b.Params {
 		if p.Trigger != "" && b.Plan(p.Trigger) == nil && !v.partial {
 			file, line := paramPos(p)
-			v.errorf(file, line, "plan %q used in parameter %q is not defined", p.Trigger, p.Name)
+			v.errorf(file, line, "plan %q used in parameter %q is not defined%s", p.Trigger, p.Name, suggest.DidYouMean(p.Trigger, planNames))
 		}
 	}
 	for _, pl := range b.Plans {
-		file := pl.Pos.File
-		if file == "" {
-			file = b.File
-		}
-		if msg := strategyProblem(pl.Strategy); msg != "" {
-			v.warnf(file, pl.Pos.Line, "plan %q %s", pl.Name, msg)
+		file := cmp.Or(pl.Pos.File, b.File)
+		if pl.Strategy == "" {
+			v.warnf(file, pl.Pos.Line, "plan %q %s", pl.Name, noStrategy)
 		}
 		for _, ph := range pl.Phases {
-			if msg := strategyProblem(ph.Strategy); msg != "" {
-				v.warnf(file, pl.Pos.Line, "phase %q of plan %q %s", ph.Name, pl.Name, msg)
+			if ph.Strategy == "" {
+				v.warnf(file, pl.Pos.Line, "phase %q of plan %q %s", ph.Name, pl.Name, noStrategy)
 			}
 		}
 	}
 }
 
-func strategyProblem(s string) string {
-	switch s {
-	case bundle.StrategySerial, bundle.StrategyParallel:
-		return ""
-	case "":
-		return `has no strategy: KUDO runs it in parallel (anything but "serial" is parallel)`
-	}
-	return `has strategy "` + s + `", which is neither "serial" nor "parallel": KUDO runs it in parallel`
-}
+const noStrategy = `has no strategy: KUDO runs it in parallel (anything but "serial" is parallel)`

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -48,6 +49,7 @@ func Errors(fs []Finding) []Finding {
 // line and message (then severity), without duplicates.
 func Bundle(b *bundle.Bundle) []Finding {
 	v := &verifier{b: b, partial: b.Extends != nil}
+	v.loadChecks()
 	v.names()
 	v.versions()
 	v.paramDefs()
@@ -55,6 +57,21 @@ func Bundle(b *bundle.Bundle) []Finding {
 	v.plans()
 	v.templates()
 	return sortFindings(v.out)
+}
+
+// loadChecks reports, as errors, what loading refuses (bundle.Validate:
+// references, task kinds, strategies, ...): a bundle that was loaded has
+// passed them, one built or changed in memory may not have, and verify
+// must never pass what a render refuses.
+func (v *verifier) loadChecks() {
+	err := bundle.Validate(v.b)
+	var le *bundle.LoadError
+	if !errors.As(err, &le) {
+		return
+	}
+	for _, d := range le.Problems {
+		v.errorf(cmp.Or(d.File, v.b.File), d.Line, "%s", fieldMsg(d))
+	}
 }
 
 func compareFindings(x, y Finding) int {

@@ -3,6 +3,7 @@ package verify
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -327,13 +328,40 @@ func TestBundle(t *testing.T) {
 				errorAt("params.yaml", 3, `plan "scale" used in parameter "REPLICAS" is not defined`),
 			},
 		},
-		"UnknownStrategy": {
-			reason: "KUDO runs anything but \"serial\" in parallel, so other strategies are a warning.",
+		"TriggerMisspelt": {
+			reason: "A trigger close to a plan's name gets a suggestion.",
 			files: kudo(map[string]string{
-				"operator.yaml": replaceLine(baseOperator, "        strategy: serial", "        strategy: sequential"),
+				"params.yaml": baseParams + "    trigger: deplyo\n",
 			}),
 			want: []Finding{
-				warningAt("operator.yaml", 13, `phase "main" of plan "deploy" has strategy "sequential", which is neither "serial" nor "parallel": KUDO runs it in parallel`),
+				errorAt("params.yaml", 3, `plan "deplyo" used in parameter "REPLICAS" is not defined; did you mean "deploy"?`),
+			},
+		},
+		"UnknownStrategy": {
+			reason: "KUDO ran anything but \"serial\" in parallel, so a typo silently changed the order: loading refuses it, and so does verify for a bundle built in memory, with the same words.",
+			files:  kudo(nil),
+			mutate: func(b *bundle.Bundle) {
+				b.Plans[0].Phases[0].Strategy, b.Plans[0].Phases[0].StrategyLine = "Serial", 16
+			},
+			want: []Finding{
+				errorAt("operator.yaml", 16, `plans.deploy.phases[0].strategy: "Serial" is not a strategy; did you mean "serial"?`),
+			},
+		},
+		"NoStrategy": {
+			reason: "A plan or phase without a strategy is KUDO's parallel: a warning.",
+			files: kudo(map[string]string{
+				"operator.yaml": strings.Replace(baseOperator, "        strategy: serial\n", "", 1),
+			}),
+			want: []Finding{
+				warningAt("operator.yaml", 13, `phase "main" of plan "deploy" has no strategy: KUDO runs it in parallel (anything but "serial" is parallel)`),
+			},
+		},
+		"UnknownTaskKindInMemory": {
+			reason: "Whatever loading refuses, verify refuses in a bundle built in memory too.",
+			files:  kudo(nil),
+			mutate: func(b *bundle.Bundle) { b.Tasks[0].Kind = "apply" },
+			want: []Finding{
+				errorAt("operator.yaml", 6, `tasks[0].kind: task "app" has unknown kind "apply"; did you mean "Apply"?`),
 			},
 		},
 		"UndefinedParametersAnywhere": {

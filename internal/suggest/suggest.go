@@ -57,3 +57,12 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// DidYouMean is `; did you mean "x"?` when a defined name is close to name
+// (see [Closest]), else "": the tail of a message that refuses name.
+func DidYouMean(name string, defined []string) string {
+	if s, ok := Closest(name, defined); ok {
+		return `; did you mean "` + s + `"?`
+	}
+	return ""
+}
