@@ -626,6 +626,23 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 	if err != nil {
 		return err
 	}
+	viols, err := validateValues(b, doc, c, values, false)
+	if err != nil {
+		return err
+	}
+	if len(viols) == 0 {
+		return nil
+	}
+	return &ValidationError{What: "parameter", Violations: viols}
+}
+
+// validateValues validates values (parameter name to value, as
+// [ValidateParams] takes them) against the compiled schema c of doc and
+// returns every violation, sorted. forDefaults is set when values hold
+// defaults: a parameter the schema does not let a user set
+// (additionalProperties, a false subschema) may still have a default that
+// templates use, so those violations are left out at the top level.
+func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values map[string]any, forDefaults bool) ([]Violation, error) {
 	var viols []Violation
 	converted := make(map[string]any, len(values))
 	unparsed := map[string]bool{}
@@ -659,14 +676,19 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 	}
 	found, err := c.validate(converted, nodes)
 	if err != nil {
-		return &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
+		return nil, &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
 	}
 	declared := slices.Sorted(maps.Keys(mapOf(doc["properties"])))
 	for _, v := range found {
 		if unparsed[v.Pointer] && strings.HasPrefix(v.Message, "got string, want ") {
 			continue // said better above
 		}
-		if strings.HasSuffix(v.Message, "(additionalProperties)") && strings.Count(v.Pointer, "/") == 1 {
+		topLevel := strings.Count(v.Pointer, "/") == 1
+		notAllowed := strings.HasSuffix(v.Message, "(additionalProperties)") || v.Message == "is not allowed by the schema"
+		switch {
+		case forDefaults && topLevel && notAllowed:
+			continue
+		case topLevel && strings.HasSuffix(v.Message, "(additionalProperties)"):
 			name := unescapePtr(v.Pointer[1:])
 			v.Message = "is not a parameter of this package"
 			if s, ok := params.Suggest(name, declared); ok {
@@ -675,11 +697,8 @@ func ValidateParams(b *bundle.Bundle, values map[string]any) error {
 		}
 		viols = append(viols, v)
 	}
-	if len(viols) == 0 {
-		return nil
-	}
 	sortViolations(viols)
-	return &ValidationError{What: "parameter", Violations: viols}
+	return viols, nil
 }
 
 // violationOf turns a conversion error into a violation at its pointer.

@@ -5,9 +5,14 @@
 // The package owns the checks that need the whole, already loaded bundle:
 // parameter names and definitions, versions, tasks, plans, and what the
 // templates reference and render to. Loading problems (unknown fields,
-// duplicate task names, missing templates, undefined tasks in plans, ...)
+// duplicate task names, missing templates, undefined tasks in plans,
+// strategies, task kinds and parameter types that are none of theirs, ...)
 // are reported by package bundle; a bundle that failed to load is never
-// verified.
+// verified, and one built in memory gets the same checks
+// (bundle.Validate) as errors, so that verify never passes what loading
+// refuses. Every parameter default is checked against the package's
+// params.schema.json (schema.DefaultViolations), as a render that uses it
+// does.
 //
 // [Bundle] returns every [Finding] at once, sorted by file, line and
 // message. A finding is an error (KUDO's verify would fail, or rendering

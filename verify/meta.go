@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 	"unicode"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/params"
+	"github.com/kudo-render/kudo-render/schema"
 )
 
 // paramPos is where a parameter is defined.
@@ -117,6 +119,7 @@ func (v *verifier) paramDefs() {
 			v.errorf(paramsFile, 0, "parameter group %q contains invalid character '/'", g.Name)
 		}
 	}
+	schemaDefaults := v.schemaDefaults()
 	for _, p := range b.Params {
 		file, line := paramPos(p)
 		if p.Immutable && !p.HasDefault() && !p.Required {
@@ -134,7 +137,11 @@ func (v *verifier) paramDefs() {
 				v.errorf(file, line, "parameter %q has an invalid enum value: %s", p.Name, msg)
 			}
 		}
-		for _, msg := range defaultProblems(p) {
+		probs := defaultProblems(p)
+		if len(probs) == 0 {
+			probs = schemaDefaults[p.Name] // said once: params.yaml's words first
+		}
+		for _, msg := range probs {
 			v.errorf(file, line, "parameter %q has an invalid default value: %s", p.Name, msg)
 		}
 		if p.Group != "" {
@@ -146,6 +153,34 @@ func (v *verifier) paramDefs() {
 			}
 		}
 	}
+}
+
+// schemaDefaults checks every default against the package's
+// params.schema.json, as a render that uses the default does
+// (schema.ResolveParams), and returns the problems by parameter. A schema
+// the render cannot use is an error at params.schema.json. A bundle whose
+// extends is not resolved is left alone: its bases' schemas apply too.
+func (v *verifier) schemaDefaults() map[string][]string {
+	if v.partial {
+		return nil
+	}
+	viols, err := schema.DefaultViolations(v.b)
+	var se *schema.SchemaError
+	switch {
+	case errors.As(err, &se):
+		for _, d := range se.Problems {
+			v.errorf(cmp.Or(d.File, schema.ParamsSchemaFile), d.Line, "invalid schema: %s", fieldMsg(d))
+		}
+		return nil
+	case err != nil:
+		v.errorf(schema.ParamsSchemaFile, 0, "checking the parameter defaults: %v", err)
+		return nil
+	}
+	out := map[string][]string{}
+	for _, vi := range viols {
+		out[vi.Param] = append(out[vi.Param], strings.TrimPrefix(vi.Msg, "default "))
+	}
+	return out
 }
 
 // valueProblems checks x against the declared type of p only.
