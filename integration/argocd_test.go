@@ -162,7 +162,7 @@ func TestArgoCDRefusals(t *testing.T) {
 		"EnvTypo": {
 			reason: "an ARGOCD_ENV_ name that is neither a parameter nor the plugin's is a typo",
 			env:    []string{"ARGOCD_ENV_REPLICA=5"},
-			want:   "ARGOCD_ENV_REPLICA is neither a parameter of the package nor one of the plugin's variables (KUBE_VERSION, PLAN, PLANS, TARGET); did you mean ARGOCD_ENV_replicas?",
+			want:   "REPLICA (ARGOCD_ENV_REPLICA) is neither a parameter of the package nor one of the plugin's variables (KUBE_VERSION, PLAN, PLANS, TARGET); did you mean replicas?",
 		},
 		"ParameterTypo": {
 			reason: "a plugin parameter of an unknown name fails like an unknown -p",
@@ -240,6 +240,8 @@ func TestArgoCDFolderLocally(t *testing.T) {
 	}
 }
 
+// TestArgoCDParameters: the panel announces the values the render uses:
+// examples/argocd/kudo-render.yaml sets replicas to 2 (the default is 1).
 func TestArgoCDParameters(t *testing.T) {
 	_, parameters, discover := plugin(t)
 	name, args := cmd(parameters)
@@ -251,7 +253,7 @@ func TestArgoCDParameters(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ann); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if len(ann) != 2 || ann[0]["name"] != "replicas" || ann[0]["string"] != "1" || ann[0]["tooltip"] != "Number of cache pods." {
+	if len(ann) != 2 || ann[0]["name"] != "replicas" || ann[0]["string"] != "2" || ann[0]["tooltip"] != "Number of cache pods." {
 		t.Errorf("announcement = %v", ann)
 	}
 }
