@@ -50,9 +50,13 @@ type paramLine struct {
 func rebuild(ov *OperatorVersion, op *Operator) (map[string][]byte, []string, error) {
 	files := map[string][]byte{}
 	tasks, notes := dependencyTasks(ov)
+	plans, snotes := strategiesAsRun(ov.Plans)
+	for _, n := range snotes {
+		notes = append(notes, "OperatorVersion "+Key(ov.Namespace, ov.Name)+": "+n)
+	}
 	of := operatorFile{
 		APIVersion: kudoAPIVersion, Name: ov.Operator, OperatorVersion: ov.Version, AppVersion: ov.AppVersion,
-		Tasks: tasks, Plans: ov.Plans,
+		Tasks: tasks, Plans: plans,
 	}
 	if op != nil {
 		of.Description, of.KudoVersion, of.KubernetesVersion = op.Description, op.KudoVersion, op.KubernetesVersion
@@ -180,4 +184,43 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(b.String()), nil
+}
+
+// strategiesAsRun returns plans with each plan or phase strategy KUDO did
+// not know ("Serial", "sequential") written as what KUDO ran it as:
+// parallel (only the exact "serial" was serial). kudo-render refuses such
+// values in packages, where they are typos; in a live install they are
+// what ran, and the rebuilt package must keep the order the cluster has.
+// The notes name each rewrite.
+func strategiesAsRun(plans map[string]any) (map[string]any, []string) {
+	var notes []string
+	fix := func(m map[string]any, where string) {
+		if s, ok := m["strategy"].(string); ok && s != "serial" && s != "parallel" {
+			m["strategy"] = "parallel"
+			notes = append(notes, fmt.Sprintf("%s.strategy %q ran in parallel under KUDO (only \"serial\" is serial): written as parallel", where, s))
+		}
+	}
+	out := make(map[string]any, len(plans))
+	for _, name := range slices.Sorted(maps.Keys(plans)) {
+		pl, ok := plans[name].(map[string]any)
+		if !ok {
+			out[name] = plans[name]
+			continue
+		}
+		pl = maps.Clone(pl)
+		fix(pl, "plans."+name)
+		if phases, ok := pl["phases"].([]any); ok {
+			phases = slices.Clone(phases)
+			for i, ph := range phases {
+				if m, ok := ph.(map[string]any); ok {
+					m = maps.Clone(m)
+					fix(m, fmt.Sprintf("plans.%s.phases[%d]", name, i))
+					phases[i] = m
+				}
+			}
+			pl["phases"] = phases
+		}
+		out[name] = pl
+	}
+	return out, notes
 }
