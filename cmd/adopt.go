@@ -111,6 +111,7 @@ nothing), 1 changes, 2 error, with nothing on stdout.`,
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: 2, Err: err} })
 	registerAdoptFlags(c, &f)
 	c.Flags().StringVarP(&f.format, "output", "o", "text", "text, markdown (a pull-request comment) or json")
+	registerCompletions(c, "text", "markdown", "json")
 	return c
 }
 
@@ -142,6 +143,7 @@ and changes nothing on an adopted install. --dry-run prints the patches.`,
 	c.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the patches, change nothing")
 	c.Flags().BoolVar(&f.allowChanges, "allow-changes", false, "adopt even when the first sync would change objects")
 	c.Flags().StringVar(&f.controllerNS, "kudo-namespace", "kudo-system", "namespace of KUDO's controller")
+	registerCompletions(c)
 	return c
 }
 

@@ -74,6 +74,7 @@ with nothing on stdout.`,
 	}
 	c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: 2, Err: err} })
 	registerDiffFlags(c, &f)
+	registerCompletions(c, "text", "markdown", "json")
 	return c
 }
 

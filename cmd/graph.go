@@ -58,6 +58,9 @@ every object.`,
 	fl.StringArrayVar(&f.render.crds, "crds", nil, crdsUsage)
 	fl.StringVar(&f.format, "format", "mermaid", "mermaid or dot")
 	fl.StringVar(&f.detail, "detail", "auto", "objects, kinds (counts per kind in each step), steps, or auto (mermaid: the finest that fits; dot: objects)")
+	registerCompletions(c)
+	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"mermaid", "dot"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("detail", cobra.FixedCompletions([]string{"auto", "objects", "kinds", "steps"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 

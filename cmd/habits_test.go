@@ -21,6 +21,7 @@ func TestCLIHabits(t *testing.T) {
 		{"--version prints what the version command prints", []string{"--version"}, version, "", true},
 		{"a typo of a command suggests it", []string{"rendr", "x.yaml"}, "", `unknown command "rendr" for "kudo-render"; did you mean render?`, false},
 		{"a typo close to two commands suggests both", []string{"verisn"}, "", "did you mean verify or version?", false},
+		{"empty stdin (kudo-render < /dev/null) is an error that says what the function reads, not the help", nil, "", "stdin is empty; without a command kudo-render is a KRM function", false},
 		{"a word that is no command says where the list is", []string{"frobnicate"}, "", `unknown command "frobnicate" for "kudo-render" (kudo-render --help lists the commands)`, false},
 	}
 	for _, c := range cases {
@@ -34,6 +35,38 @@ func TestCLIHabits(t *testing.T) {
 			t.Errorf("%s: stdout %q, want %q", c.reason, stdout, c.stdout)
 		case !c.noError && stdout != "":
 			t.Errorf("%s: stdout %q on error, want nothing", c.reason, stdout)
+		}
+	}
+}
+
+// TestCompletion: the shell completion offers the values of --target and
+// --output, and the plans and parameters of the package named first.
+func TestCompletion(t *testing.T) {
+	cases := []struct {
+		reason string
+		args   []string
+		want   []string
+	}{
+		{"--target takes three values", []string{"render", "../examples/toggle", "--target", ""}, []string{"argocd", "plain", "flux"}},
+		{"diff's --output is a format", []string{"diff", "a.yaml", "--output", ""}, []string{"text", "markdown", "json"}},
+		{"--plan offers the package's plans", []string{"render", "../examples/dependencies", "--plan", ""}, []string{"deploy"}},
+		{"-p offers the package's parameters, ready for a value", []string{"render", "../examples/toggle", "-p", ""}, []string{"REPLICAS=", "METRICS_ENABLED="}},
+		{"a FunctionConfig leads to its package", []string{"graph", "../examples/dependencies/render.yaml", "--plan", ""}, []string{"deploy"}},
+	}
+	for _, c := range cases {
+		stdout, _, err := run(append([]string{"__complete"}, c.args...)...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.reason, err)
+		}
+		got := strings.Split(strings.TrimSpace(stdout), "\n")
+		for _, w := range c.want {
+			found := false
+			for _, g := range got {
+				found = found || strings.SplitN(g, "\t", 2)[0] == w
+			}
+			if !found {
+				t.Errorf("%s: %q not among %q", c.reason, w, got)
+			}
 		}
 	}
 }

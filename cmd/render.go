@@ -75,6 +75,7 @@ status is 1.`,
 	c.Flags().BoolVar(&f.strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml (spec.strict)")
 	c.Flags().StringVar(&f.kubeVersion, "kube-version", "", kubeVersionUsage)
 	c.Flags().StringArrayVar(&f.crds, "crds", nil, crdsUsage)
+	registerCompletions(c)
 	return c
 }
 

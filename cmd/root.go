@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/fn"
@@ -169,13 +170,12 @@ func newVersion(out *output.Writer) *cobra.Command {
 	}
 }
 
+// isTerminal reports whether r is a terminal (not merely a character
+// device: /dev/null is one, and `kudo-render < /dev/null` is an empty
+// ResourceList, an error, not a request for help).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // runFunction runs the KRM function in the current directory.

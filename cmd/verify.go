@@ -68,6 +68,7 @@ status is 1 when there is an error (warnings alone pass).`,
 	}
 	c.Flags().BoolVar(&strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml")
 	c.Flags().StringVar(&kubeVersion, "kube-version", "", "Kubernetes version to render the plans for, e.g. 1.34 (default: the newest supported)")
+	registerCompletions(c)
 	return c
 }
 

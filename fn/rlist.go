@@ -92,6 +92,9 @@ func readResourceList(data []byte, lim limits.Limits) (*resourceList, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, errors.New("cannot read the ResourceList: it contains a NUL byte")
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errEmptyInput
+	}
 	rl, err := splitBlock(data)
 	if err == nil {
 		err = rl.readHeaders(lim)
@@ -137,6 +140,10 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 }
 
 var errNotBlock = errors.New("not a block-style ResourceList")
+
+// errEmptyInput: nothing came on stdin, as from `kudo-render < /dev/null`
+// or a pipe that produced nothing.
+var errEmptyInput = errors.New("cannot read the input: stdin is empty; without a command kudo-render is a KRM function and reads a config.kubernetes.io/v1 ResourceList on stdin (kpt fn render, kustomize build --enable-alpha-plugins --enable-exec); kudo-render --help lists the commands")
 
 // topLevelKeys are the keys of a ResourceList the splitter knows; any
 // other key makes it decode the whole list.
