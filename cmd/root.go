@@ -198,3 +198,13 @@ func runFunction(g *gitFlags, stdin io.Reader, out *output.Writer, stderr io.Wri
 func warner(stderr io.Writer) func(string) {
 	return func(msg string) { fmt.Fprintln(stderr, "warning:", msg) }
 }
+
+// progress writes progress lines to stderr when it is a terminal (not to
+// pipes or CI logs); nil otherwise.
+func progress(stderr io.Writer) func(string) {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(msg string) { fmt.Fprintln(stderr, msg) }
+}

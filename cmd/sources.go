@@ -67,7 +67,7 @@ func (g *gitFlags) fetcher(stderr io.Writer, cfg *config.Config) (source.Fetcher
 	}
 	return source.New(source.Options{
 		CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
-		Auth: auth, Warn: warner(stderr),
+		Auth: auth, Warn: warner(stderr), Progress: progress(stderr),
 	})
 }
 

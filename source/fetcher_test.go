@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"net"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -803,5 +805,45 @@ func TestLocalRepository(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFetchProgress: a git server that keeps the client waiting gets a
+// progress line (on a terminal, the CLI prints it) once ProgressAfter
+// passed, naming the source without its credentials.
+func TestFetchProgress(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() { // accepts, then says nothing
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	old := ProgressAfter
+	ProgressAfter = 50 * time.Millisecond
+	defer func() { ProgressAfter = old }()
+	var mu sync.Mutex
+	var lines []string
+	f, _ := newFetcher(t, Options{Timeout: 400 * time.Millisecond, Progress: func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, s)
+	}})
+	_, _, err = f.Open(context.Background(), Ref{URL: "http://bob:hunter2@" + l.Addr().String() + "/org/repo", Ref: "main"})
+	if err == nil {
+		t.Fatal("Open of a server that never answers succeeded")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := "fetching http://" + l.Addr().String() + "/org/repo (listing refs)..."
+	if len(lines) != 1 || lines[0] != want {
+		t.Errorf("progress lines %q, want [%q]", lines, want)
 	}
 }

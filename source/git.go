@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -421,6 +422,7 @@ func (f *gitFetcher) list(ctx context.Context, t *target) (*refTable, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
+	defer f.slow(t, "listing refs")()
 	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
 	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: auth, PeelingOption: git.AppendPeeled})
 	if err != nil {
@@ -572,6 +574,19 @@ func (f *gitFetcher) searchCommit(ctx context.Context, t *target, res *Resolved)
 	return nil, errorf(ErrNotFound, "commit %s not found in the last %d commits of %s (the server does not serve commits by SHA, so only history within that depth is searched)", short(res.Commit), f.opts.MaxDepth, where)
 }
 
+// ProgressAfter is how long a fetch runs before Options.Progress hears of
+// it.
+var ProgressAfter = time.Second
+
+// slow tells Options.Progress about a network operation on t once it has
+// run for ProgressAfter; call the returned function when it is done.
+func (f *gitFetcher) slow(t *target, what string) func() {
+	timer := time.AfterFunc(ProgressAfter, func() {
+		f.opts.Progress(fmt.Sprintf("fetching %s (%s)...", Scrub(t.ep.raw), what))
+	})
+	return func() { timer.Stop() }
+}
+
 // refSpec fetches the remote ref name into wantRef.
 func refSpec(name string) config.RefSpec {
 	return config.RefSpec("+" + name + ":" + wantRef)
@@ -585,6 +600,11 @@ func (f *gitFetcher) fetch(ctx context.Context, t *target, st *guardedStorage, s
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
+	what := "depth " + strconv.Itoa(depth)
+	if depth == 0 {
+		what = "whole history"
+	}
+	defer f.slow(t, what)()
 	rem := git.NewRemote(st, &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
 	err = rem.FetchContext(ctx, &git.FetchOptions{
 		RemoteName: "origin",

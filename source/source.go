@@ -89,6 +89,10 @@ type Options struct {
 	// Warn receives warnings (an unpinned branch, a possibly stale offline
 	// resolution, a submodule that is not fetched). nil discards them.
 	Warn func(string)
+	// Progress receives "fetching <url> (<what>)" once a fetch has taken
+	// ProgressAfter (a second), so that a person at a terminal knows what
+	// the wait is; nil: nothing (pipes, CI logs, the KRM function).
+	Progress func(string)
 	// MaxDepth bounds the history fetched when a commit must be searched
 	// for: by Contains, and by Open for a commit that is neither a branch or
 	// tag tip nor fetchable by SHA. Default 1000.
@@ -152,6 +156,9 @@ func New(opts Options) (Fetcher, error) {
 	installTransport()
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
+	}
+	if opts.Progress == nil {
+		opts.Progress = func(string) {}
 	}
 	return &gitFetcher{opts: opts, auth: auth, cache: &cache{dir: dir}}, nil
 }
