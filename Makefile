@@ -65,3 +65,38 @@ bench-compare: build
 
 clean:
 	rm -rf bin
+
+# The container image (docs/image.md): built without a Docker daemon and
+# without a base image (internal/image, hack/image) as an OCI image layout.
+IMAGE_DIR      ?= bin/image
+IMAGE_ARCHS    ?= amd64 arm64
+IMAGE_CA       ?= /etc/ssl/certs/ca-certificates.crt
+IMAGE_SOURCE   ?= https://github.com/kudo-render/kudo-render
+IMAGE_REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+# Without .git (a release tarball): VERSION=v1.2.3 from the caller, else a
+# folder named kudo-render-1.2.3 (GitHub's tarballs) gives v1.2.3, else dev.
+IMAGE_VERSION  ?= $(if $(filter-out dev,$(VERSION)),$(VERSION),$(or $(patsubst kudo-render-%,v%,\
+  $(filter $(foreach n,0 1 2 3 4 5 6 7 8 9,kudo-render-$(n)%),$(notdir $(CURDIR)))),dev))
+# Every time in the image (file times, created): the last commit's, else 0.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+IMAGE_LDFLAGS  := -s -w -X github.com/kudo-render/kudo-render/cmd.Version=$(IMAGE_VERSION)
+
+.PHONY: image image-binaries image-push
+
+## image-binaries: the static linux binaries of the image, bin/image-build/linux-ARCH/kudo-render
+image-binaries:
+	@set -e; for a in $(IMAGE_ARCHS); do \
+	  echo "build linux/$$a $(IMAGE_VERSION)"; \
+	  CGO_ENABLED=0 GOOS=linux GOARCH=$$a $(GO) build -trimpath -ldflags "$(IMAGE_LDFLAGS)" -o bin/image-build/linux-$$a/kudo-render . ; \
+	done
+
+## image: the image as an OCI image layout in IMAGE_DIR (bin/image), one manifest per IMAGE_ARCHS, stamped IMAGE_VERSION; prints its digest (also in IMAGE_DIR/digest)
+image: image-binaries
+	$(GO) run ./hack/image -out $(IMAGE_DIR) -version '$(IMAGE_VERSION)' -revision '$(IMAGE_REVISION)' \
+	  -source '$(IMAGE_SOURCE)' -created '$(SOURCE_DATE_EPOCH)' -ca '$(IMAGE_CA)' \
+	  $(foreach a,$(IMAGE_ARCHS),$(a)=bin/image-build/linux-$(a)/kudo-render)
+
+## image-push: make image, then push it to each IMAGE (e.g. IMAGE=registry.example.com/team/kudo-render:v1.2.3); credentials from KUDO_RENDER_REGISTRY_USER/_PASSWORD or the docker config
+image-push: image
+	@if [ -z "$(IMAGE)" ]; then echo "make image-push IMAGE=registry.example.com/team/kudo-render:TAG" >&2; exit 1; fi
+	$(GO) run ./hack/image -push -out $(IMAGE_DIR) $(IMAGE)
