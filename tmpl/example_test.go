@@ -27,5 +27,5 @@ data:
 	fmt.Println(err)
 	// Output:
 	// map[replicas:3] <nil>
-	// templates/bad.yaml:1: function "now" not defined
+	// templates/bad.yaml:1: function "now" not defined; Sprig's "now" is not among the functions kudo-render offers
 }

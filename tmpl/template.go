@@ -3,6 +3,8 @@ package tmpl
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,7 +12,10 @@ import (
 	"text/template"
 	"text/template/parse"
 
+	"github.com/Masterminds/sprig/v3"
+
 	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/limits"
 )
 
@@ -195,7 +200,7 @@ func (t *Template) Execute(data any) (*Output, error) {
 	err = p.t.Execute(rec, data)
 	t.prepared.Put(p) // executing leaves the template as it was
 	if err != nil {
-		return nil, tidy(t.name, err)
+		return nil, suggestKey(tidy(t.name, err), data)
 	}
 	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks}, nil
 }
@@ -328,7 +333,92 @@ func tidy(name string, err error) error {
 		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
 	}
 	if m := parseRE().FindStringSubmatch(msg); m != nil {
-		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3]}
+		return &Error{Template: name, Line: atoi(m[2]), Msg: m[3] + suggestFunc(m[3])}
 	}
 	return &Error{Template: name, Msg: strings.TrimPrefix(msg, "template: ")}
+}
+
+var (
+	// `at <.Params.X>: map has no entry for key "X"`
+	missingKeyRE = lazy.Regexp(`^at <((?:\.[A-Za-z0-9_]+)+)>: map has no entry for key "([^"]*)"$`)
+	// `function "X" not defined`
+	undefinedFuncRE = lazy.Regexp(`^function "([^"]*)" not defined$`)
+)
+
+// suggestKey adds "did you mean" to a missing map key of data (an
+// undefined `.Params.X`), from the keys of the map that lacks it.
+func suggestKey(err error, data any) error {
+	var te *Error
+	if !errors.As(err, &te) {
+		return err
+	}
+	m := missingKeyRE().FindStringSubmatch(te.Msg)
+	if m == nil {
+		return err
+	}
+	path := strings.Split(strings.TrimPrefix(m[1], "."), ".")
+	cur := data
+	for _, field := range path[:len(path)-1] {
+		next, ok := mapEntry(cur, field)
+		if !ok {
+			return err
+		}
+		cur = next
+	}
+	keys := mapKeys(cur)
+	if keys == nil {
+		return err
+	}
+	te.Msg += suggest.DidYouMean(m[2], keys)
+	return te
+}
+
+// mapEntry is m[key] when m is a map with string keys.
+func mapEntry(m any, key string) (any, bool) {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Map || v.Type().Key().Kind() != reflect.String {
+		return nil, false
+	}
+	e := v.MapIndex(reflect.ValueOf(key).Convert(v.Type().Key()))
+	if !e.IsValid() {
+		return nil, false
+	}
+	return e.Interface(), true
+}
+
+// mapKeys are the keys of m, sorted, when it is a map with string keys.
+func mapKeys(m any) []string {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Map || v.Type().Key().Kind() != reflect.String {
+		return nil
+	}
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// suggestFunc is "did you mean" for an undefined function named in msg,
+// from the functions templates may call.
+func suggestFunc(msg string) string {
+	m := undefinedFuncRE().FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	if _, ok := sprig.GenericFuncMap()[m[1]]; ok {
+		return fmt.Sprintf("; Sprig's %q is not among the functions kudo-render offers", m[1])
+	}
+	names := make([]string, 0, len(funcs())+len(parseBuiltins))
+	for n := range funcs() {
+		if n != emitFunc {
+			names = append(names, n)
+		}
+	}
+	for n := range parseBuiltins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return suggest.DidYouMean(m[1], names)
 }
