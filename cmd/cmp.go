@@ -41,32 +41,7 @@ plugin env) sets a package parameter, PLAN or TARGET. Plugin parameters come
 from ARGOCD_APP_PARAMETERS (or PARAM_* when it is unset): plan, target, a
 map named params, or any package parameter by name.`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			cfg, res, err := cmpConfig(g, file, stderr)
-			if err != nil {
-				return err
-			}
-			if cfg.Target() == config.Flux {
-				return fmt.Errorf("target flux writes folders for Flux; the Argo CD plugin prints one stream: use argocd (or plain)")
-			}
-			ctx := context.Background()
-			req, err := cfg.RequestFor(ctx, g.sources(stderr, cfg), res)
-			if err != nil {
-				return err
-			}
-			items, err := engine.RenderWith(cfg.EngineOptions(warner(stderr)), req)
-			if err != nil {
-				return err
-			}
-			if len(items) == 0 && !cfg.Spec.AllowEmpty {
-				return fmt.Errorf("the render has no objects (every Toggle off, an empty plan?): Argo CD would prune the whole application; set spec.allowEmpty: true in %s to allow it", file)
-			}
-			docs, err := object.Documents(engine.Objects(items))
-			if err != nil {
-				return err
-			}
-			return out.WriteJoined(docs, object.StreamSeparator)
-		},
+		RunE: func(*cobra.Command, []string) error { return cmpGenerate(g, file, out, stderr) },
 	}
 	parameters := &cobra.Command{
 		Use:   "parameters",
@@ -105,6 +80,33 @@ this command.`,
 	}
 	c.AddCommand(generate, parameters)
 	return c
+}
+
+// cmpGenerate is cmp generate: the application's manifests on stdout.
+func cmpGenerate(g *gitFlags, file string, out *output.Writer, stderr io.Writer) error {
+	cfg, res, err := cmpConfig(g, file, stderr)
+	if err != nil {
+		return err
+	}
+	if cfg.Target() == config.Flux {
+		return fmt.Errorf("target flux writes folders for Flux; the Argo CD plugin prints one stream: use argocd (or plain)")
+	}
+	req, err := cfg.RequestFor(context.Background(), g.sources(stderr, cfg), res)
+	if err != nil {
+		return err
+	}
+	items, err := engine.RenderWith(cfg.EngineOptions(warner(stderr)), req)
+	if err != nil {
+		return err
+	}
+	if len(items) == 0 && !cfg.Spec.AllowEmpty {
+		return fmt.Errorf("the render has no objects (every Toggle off, an empty plan?): Argo CD would prune the whole application; set spec.allowEmpty: true in %s to allow it", file)
+	}
+	docs, err := object.Documents(engine.Objects(items))
+	if err != nil {
+		return err
+	}
+	return out.WriteJoined(docs, object.StreamSeparator)
 }
 
 // cmpConfig reads the config, loads its framework, applies Argo CD's
