@@ -212,7 +212,7 @@ func loadOperator(fsys fs.FS, b *Bundle, p *problems) {
 		for _, ph := range rp.Phases {
 			phase := &Phase{Name: ph.Name, Strategy: ph.Strategy, StrategyLine: ph.strategyLine}
 			for _, st := range ph.Steps {
-				phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks})
+				phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks, TaskLines: st.taskLines})
 			}
 			pl.Phases = append(pl.Phases, phase)
 		}
@@ -315,7 +315,7 @@ func loadFramework(fsys fs.FS, b *Bundle, p *problems) {
 		// named after the plan.
 		phase := &Phase{Name: name, Strategy: StrategySerial}
 		for _, st := range rp.Steps {
-			phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks, Delete: st.Delete})
+			phase.Steps = append(phase.Steps, &Step{Name: st.Name, Tasks: st.Tasks, TaskLines: st.taskLines, Delete: st.Delete})
 		}
 		b.Plans = append(b.Plans, &Plan{
 			Name: name, Strategy: StrategySerial, Phases: []*Phase{phase}, From: rp.From,

@@ -211,6 +211,8 @@ type Phase struct {
 type Step struct {
 	Name  string
 	Tasks []string
+	// TaskLines are the lines of Tasks in the file (0 when unknown).
+	TaskLines []int `json:"-"`
 	// Delete (KEP-0009) deletes the resources of the step's tasks.
 	Delete bool
 }

@@ -108,8 +108,36 @@ func valueLine(n *yaml.Node, key string) int {
 }
 
 type rawKudoStep struct {
-	Name  string   `yaml:"name"`
-	Tasks []string `yaml:"tasks"`
+	Name      string   `yaml:"name"`
+	Tasks     []string `yaml:"tasks"`
+	taskLines []int
+}
+
+func (s *rawKudoStep) UnmarshalYAML(n *yaml.Node) error {
+	type plain rawKudoStep
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	s.taskLines = itemLines(n, "tasks")
+	return nil
+}
+
+// itemLines are the lines of the items of the sequence under key in the
+// mapping n, nil when there is none.
+func itemLines(n *yaml.Node, key string) []int {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.SequenceNode {
+			lines := make([]int, len(n.Content[i+1].Content))
+			for j, item := range n.Content[i+1].Content {
+				lines[j] = item.Line
+			}
+			return lines
+		}
+	}
+	return nil
 }
 
 type rawFramework struct {
@@ -169,9 +197,19 @@ func (p *rawFrameworkPlan) UnmarshalYAML(n *yaml.Node) error {
 }
 
 type rawFrameworkStep struct {
-	Name   string   `yaml:"name"`
-	Tasks  []string `yaml:"tasks"`
-	Delete bool     `yaml:"delete"`
+	Name      string   `yaml:"name"`
+	Tasks     []string `yaml:"tasks"`
+	Delete    bool     `yaml:"delete"`
+	taskLines []int
+}
+
+func (s *rawFrameworkStep) UnmarshalYAML(n *yaml.Node) error {
+	type plain rawFrameworkStep
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	s.taskLines = itemLines(n, "tasks")
+	return nil
 }
 
 // rawMaintainer accepts {name, email} and KEP-0009's "Name <email>".

@@ -219,22 +219,27 @@ func (b *Bundle) validatePlan(pl *Plan, p *problems) {
 				if b.Format == FormatFramework {
 					field = fmt.Sprintf("plans.%s.steps[%d].tasks[%d]", pl.Name, j, k)
 				}
-				b.checkPlanTask(pl, field, tn, p)
+				line := pl.Pos.Line
+				if k < len(st.TaskLines) && st.TaskLines[k] > 0 {
+					line = st.TaskLines[k]
+				}
+				b.checkPlanTask(pl, field, tn, line, p)
 			}
 		}
 	}
 }
 
 // checkPlanTask checks that the task tn, used by plan pl at field, exists.
-func (b *Bundle) checkPlanTask(pl *Plan, field, tn string, p *problems) {
+// line is where the step names it.
+func (b *Bundle) checkPlanTask(pl *Plan, field, tn string, line int, p *problems) {
 	switch {
 	case b.Task(tn) != nil:
 	case b.Extends != nil:
 		// may be a task of the base: checked after the merge
 	case strings.HasPrefix(tn, BasePrefix):
-		p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses %q, which is not a task of the base", pl.Name, tn)
+		p.Add(pl.Pos.File, line, field, "plan %q uses %q, which is not a task of the base", pl.Name, tn)
 	default:
-		p.Add(pl.Pos.File, pl.Pos.Line, field, "plan %q uses task %q, which is not defined", pl.Name, tn)
+		p.Add(pl.Pos.File, line, field, "plan %q uses task %q, which is not defined%s", pl.Name, tn, suggest.DidYouMean(tn, b.taskNames()))
 	}
 }
 
@@ -261,4 +266,13 @@ func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
 		return
 	}
 	p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
+}
+
+// taskNames are the names of the bundle's tasks, for "did you mean".
+func (b *Bundle) taskNames() []string {
+	names := make([]string, 0, len(b.Tasks))
+	for _, t := range b.Tasks {
+		names = append(names, t.Name)
+	}
+	return names
 }

@@ -1,0 +1,61 @@
+package bundle_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kudo-render/kudo-render/bundle"
+)
+
+// TestErrorsPointAtTheMistake (issue 26.7): an undefined task is reported
+// at the line that names it, with a "did you mean" from the tasks; a
+// scalar where a mapping or list belongs names its field path.
+func TestErrorsPointAtTheMistake(t *testing.T) {
+	type wantProblem struct {
+		file, at, field, msg string // at: the text at the start of the wanted line
+	}
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		want   []wantProblem
+	}{
+		"KudoTaskMisspelt": {
+			reason: "A plan step's misspelt task is reported at the line of the task name, not the plan's, with the task it is close to.",
+			files:  edit(kudoFiles(), "operator.yaml", "tasks: [app, metrics]", "tasks: [app,\n              metrix]"),
+			want: []wantProblem{{"operator.yaml", "              metrix]", "plans.deploy.phases[0].steps[1].tasks[1]",
+				`plan "deploy" uses task "metrix", which is not defined; did you mean "metrics"?`}},
+		},
+		"FrameworkTaskMisspelt": {
+			reason: "The same in a framework bundle's plan.",
+			files:  edit(frameworkFiles(), "framework.yaml", "          - monitoring\n", "          - monitorin\n"),
+			want: []wantProblem{{"framework.yaml", "          - monitorin", "plans.deploy.steps[0].tasks[1]",
+				`plan "deploy" uses task "monitorin", which is not defined; did you mean "monitoring"?`}},
+		},
+		"TaskUnknown": {
+			reason: "A task close to none is still reported at its line, without a suggestion.",
+			files:  edit(frameworkFiles(), "framework.yaml", "        tasks: [init]", "        tasks: [zzzzzzzz]"),
+			want: []wantProblem{{"framework.yaml", "        tasks: [zzzzzzzz]", "plans.backup.steps[0].tasks[0]",
+				`plan "backup" uses task "zzzzzzzz", which is not defined`}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := bundle.Load(mapFS(tc.files), "folder")
+			if err == nil {
+				t.Fatalf("\n%s\nLoad(...) accepted it", tc.reason)
+			}
+			var want, got []string
+			for _, w := range tc.want {
+				want = append(want, (&bundle.FieldError{File: w.file, Line: lineOf(tc.files[w.file], w.at), Field: w.field, Msg: w.msg}).Error())
+			}
+			ps, msgs := loadProblems(t, err)
+			for i, p := range ps {
+				got = append(got, (&bundle.FieldError{File: p.File, Line: p.Line, Field: p.Field, Msg: msgs[i]}).Error())
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
