@@ -654,7 +654,7 @@ func TestLoadErrors(t *testing.T) {
 			want: want{
 				framework: "cowsay",
 				problems: []at{
-					{File: "operator.yaml", At: "done: maybe"},
+					{File: "operator.yaml", At: "done: maybe", Field: "tasks[4].spec.done"},
 				},
 				msgs: []string{`expected a boolean, got str "maybe"`},
 			},
@@ -664,7 +664,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    immutable: true\n", "    immutable: sometimes\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "params.yaml", At: "    immutable: sometimes"}},
+				problems:  []at{{File: "params.yaml", At: "    immutable: sometimes", Field: "parameters[1].immutable"}},
 				msgs:      []string{`expected a boolean, got str "sometimes"`},
 			},
 		},
@@ -673,7 +673,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(frameworkFiles(), map[string]string{"params.yaml": frameworkParams + "extra:\n  required: sometimes\n"}),
 			want: want{
 				framework: "mysql",
-				problems:  []at{{File: "params.yaml", At: "  required: sometimes", Field: "extra"}},
+				problems:  []at{{File: "params.yaml", At: "  required: sometimes", Field: "extra.required"}},
 				msgs:      []string{`expected a boolean, got str "sometimes"`},
 			},
 		},

@@ -78,7 +78,15 @@ func TestParseErrors(t *testing.T) {
 			yaml:   strings.Replace(validConfig, "  plans: [deploy]\n", "  plan: [deploy]\n", 1),
 			want: want{
 				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec"}},
-				msgs:     []string{`unknown field "plan"`},
+				msgs:     []string{`unknown field "plan"; did you mean "plans"?`},
+			},
+		},
+		"UnknownFieldDidYouMean": {
+			reason: "spec.param for spec.params gets a did you mean from the fields of spec (issue 26.7).",
+			yaml:   strings.Replace(validConfig, "  params:\n", "  param:\n", 1),
+			want: want{
+				problems: []problem{{File: "render.yaml", Line: 10, Field: "spec"}},
+				msgs:     []string{`unknown field "param"; did you mean "params"?`},
 			},
 		},
 		"UnknownNestedField": {
@@ -86,7 +94,7 @@ func TestParseErrors(t *testing.T) {
 			yaml:   strings.Replace(validConfig, "    path: ../operators/zookeeper\n", "    path: ../operators/zookeeper\n    pth: x\n", 1),
 			want: want{
 				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec.framework"}},
-				msgs:     []string{`unknown field "pth"`},
+				msgs:     []string{`unknown field "pth"; did you mean "path"?`},
 			},
 		},
 		"MissingName": {
@@ -114,10 +122,10 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		"TypeError": {
-			reason: "A type error carries its line.",
+			reason: "A type error carries its line and field path (`plans: deploy` said only \"expected a list\", issue 26.7).",
 			yaml:   strings.Replace(validConfig, "  plans: [deploy]\n", "  plans: deploy\n", 1),
 			want: want{
-				problems: []problem{{File: "render.yaml", Line: 9}},
+				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec.plans"}},
 				msgs:     []string{`expected a list, got str "deploy"`},
 			},
 		},

@@ -65,9 +65,10 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 // with a "did you mean", and decoding goes on.
 func DecodeLenient(file string, n *yaml.Node, out any, p *Problems) bool {
 	before := len(p.Errors())
-	checkFields(file, n, reflect.TypeOf(out), "", p, true)
+	paths := nodePaths{}
+	checkFields(file, n, reflect.TypeOf(out), "", p, true, paths)
 	if err := n.Decode(out); err != nil {
-		p.List = append(p.List, YAMLErrors(file, err)...)
+		p.List = append(p.List, paths.name(YAMLErrors(file, err))...)
 	}
 	return len(p.Errors()) == before
 }
@@ -76,9 +77,10 @@ func DecodeLenient(file string, n *yaml.Node, out any, p *Problems) bool {
 // decodes it. It reports whether decoding succeeded without problems.
 func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
 	before := len(p.List)
-	checkKnown(file, n, reflect.TypeOf(out), "", p)
+	paths := nodePaths{}
+	checkFields(file, n, reflect.TypeOf(out), "", p, false, paths)
 	if err := n.Decode(out); err != nil {
-		p.List = append(p.List, YAMLErrors(file, err)...)
+		p.List = append(p.List, paths.name(YAMLErrors(file, err))...)
 	}
 	return len(p.List) == before
 }
@@ -86,17 +88,53 @@ func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
 // checkKnown walks n alongside the Go type t and reports every mapping key
 // that t does not declare, with its line and field path.
 func checkKnown(file string, n *yaml.Node, t reflect.Type, path string, p *Problems) {
-	checkFields(file, n, t, path, p, false)
+	checkFields(file, n, t, path, p, false, nil)
+}
+
+// nodePaths are the field paths of the nodes checkFields visited, by
+// line: go-yaml's type errors ("cannot unmarshal !!str `deploy` into
+// map...") have a line but no field, which these name.
+type nodePaths map[int][]nodePath
+
+type nodePath struct {
+	path string
+	n    *yaml.Node
+}
+
+// name sets the Field of each problem without one from the node at its
+// line: the scalar whose value the message quotes, else the last (the
+// deepest) visited there.
+func (np nodePaths) name(ps []*Problem) []*Problem {
+	for _, pr := range ps {
+		if pr.Field != "" || pr.Line == 0 || !strings.HasPrefix(pr.Msg, "expected ") {
+			continue // not a type error (see YAMLErrors)
+		}
+		at := np[pr.Line]
+		if len(at) == 0 {
+			continue
+		}
+		pr.Field = at[len(at)-1].path
+		for _, c := range at {
+			if c.n.Kind == yaml.ScalarNode && strings.Contains(pr.Msg, strconv.Quote(c.n.Value)) {
+				pr.Field = c.path
+				break
+			}
+		}
+	}
+	return ps
 }
 
 // checkFields is checkKnown; lenient reports unknown fields as warnings
 // with a "did you mean".
-func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Problems, lenient bool) {
+func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Problems, lenient bool, paths nodePaths) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
+	}
+	if paths != nil && path != "" {
+		paths[n.Line] = append(paths[n.Line], nodePath{path, n})
 	}
 	if t == nodeType || reflect.PointerTo(t).Implements(opaqueType) {
 		return
@@ -122,29 +160,26 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Prob
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
 			if !ok {
+				msg := fmt.Sprintf("unknown field %q", k.Value) + suggest.DidYouMean(k.Value, slices.Sorted(maps.Keys(fields)))
 				if lenient {
-					msg := fmt.Sprintf("unknown field %q", k.Value)
-					if s, ok := suggest.Closest(k.Value, slices.Sorted(maps.Keys(fields))); ok {
-						msg += fmt.Sprintf("; did you mean %q?", s)
-					}
 					p.Warn(file, k.Line, path, "%s", msg)
 					continue
 				}
-				p.Add(file, k.Line, path, "unknown field %q", k.Value)
+				p.Add(file, k.Line, path, "%s", msg)
 				continue
 			}
-			checkFields(file, v, ft, joinPath(path, k.Value), p, lenient)
+			checkFields(file, v, ft, joinPath(path, k.Value), p, lenient, paths)
 		}
 	case reflect.Slice:
 		if n.Kind == yaml.SequenceNode {
 			for i, c := range n.Content {
-				checkFields(file, c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), p, lenient)
+				checkFields(file, c, t.Elem(), fmt.Sprintf("%s[%d]", path, i), p, lenient, paths)
 			}
 		}
 	case reflect.Map:
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				checkFields(file, n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), p, lenient)
+				checkFields(file, n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), p, lenient, paths)
 			}
 		}
 	}

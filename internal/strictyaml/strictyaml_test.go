@@ -153,8 +153,8 @@ notag: lower-cased field name
 				problems: []problemView{
 					{File: "f.yaml", Line: 2, Field: ""},
 					{File: "f.yaml", Line: 5, Field: "inner"},
-					{File: "f.yaml", Line: 3},
-					{File: "f.yaml", Line: 6},
+					{File: "f.yaml", Line: 3, Field: "count"},
+					{File: "f.yaml", Line: 6, Field: "enabled"},
 				},
 				msgs: []string{
 					`unknown field "bad1"`,
@@ -165,11 +165,35 @@ notag: lower-cased field name
 			},
 		},
 		"TypeErrorScalarForList": {
-			reason: "A scalar where a list is expected is a type error with its line, in words.",
+			reason: "A scalar where a list is expected is a type error with its line and field path, in words.",
 			yaml:   "kind: X\ninner:\n  items: abc\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 3}},
+				problems: []problemView{{File: "f.yaml", Line: 3, Field: "inner.items"}},
 				msgs:     []string{`expected a list, got str "abc"`},
+			},
+		},
+		"ScalarForMapping": {
+			reason: "A scalar where a mapping is expected (plans: deploy) names the field, not just the line (issue 26.7).",
+			yaml:   "kind: X\nbyName: deploy\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: "byName"}},
+				msgs:     []string{`expected a mapping, got str "deploy"`},
+			},
+		},
+		"ScalarInFlowListNamesItsIndex": {
+			reason: "Of several values on one line, the one the message quotes is named.",
+			yaml:   "kind: X\nlist: [{name: a}, {items: abc}]\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: "list[1].items"}},
+				msgs:     []string{`expected a list, got str "abc"`},
+			},
+		},
+		"UnknownFieldDidYouMean": {
+			reason: "A strict unknown field close to a known one gets a did you mean, as a lenient one does (spec.param, issue 26.7).",
+			yaml:   "kind: X\ninner:\n  item: [a]\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 3, Field: "inner"}},
+				msgs:     []string{`unknown field "item"; did you mean "items"?`},
 			},
 		},
 		"DuplicateKey": {
