@@ -82,7 +82,7 @@ func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *at
 			return docs, nil
 		}
 		if err != nil {
-			return nil, out.yamlError(err)
+			return nil, out.yamlError(text, offset, err)
 		}
 		if len(n.Content) == 0 {
 			continue
@@ -139,8 +139,13 @@ func decodeRoot(out *Output, root *yaml.Node, offset int, b *valueBudget, shared
 	return Doc{Map: m, Line: line, Bool11: b.bool11}, used, nil
 }
 
-func (o *Output) yamlError(err error) error {
-	rendered, problem, block := strictyaml.ErrorLine(err.Error())
+// yamlError is a syntax error of text, which starts at line offset+1 of
+// the rendered output, at the template line it came from.
+func (o *Output) yamlError(text []byte, offset int, err error) error {
+	rendered, problem, block := strictyaml.SyntaxLine(text, err)
+	if rendered > 0 {
+		rendered += offset
+	}
 	if rendered == 0 {
 		return &Error{Template: o.Name, Msg: "invalid YAML after rendering: " + problem}
 	}

@@ -39,3 +39,29 @@ func TestDidYouMean(t *testing.T) {
 		})
 	}
 }
+
+// TestYAMLErrorAtTheMistake (issue 26.7): a bad indentation or a tab in
+// the rendered YAML is reported at the template line of the mistake.
+func TestYAMLErrorAtTheMistake(t *testing.T) {
+	for _, c := range []struct {
+		reason, src, want string
+	}{
+		{"a key indented wrongly at the end of a long mapping",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: \"1\"\n  b: \"2\"\n  c: {{ .Params.replicas | quote }}\n  d: \"4\"\n   e: 5\n",
+			`templates/t.yaml:10: invalid YAML after rendering: did not find expected key (rendered line 10: "   e: 5")`},
+		{"a list item indented less than its siblings",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: \"1\"\n  b:\n    - 1\n    - 2\n    - 3\n   - 4\n",
+			`templates/t.yaml:11: invalid YAML after rendering: did not find expected key (rendered line 11: "   - 4")`},
+	} {
+		t.Run(c.reason, func(t *testing.T) {
+			out, err := Render("templates/t.yaml", []byte(c.src), map[string]any{"Params": map[string]any{"replicas": "1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Decode(out)
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("got %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}

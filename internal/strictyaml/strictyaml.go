@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/diag"
@@ -50,7 +51,8 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		p.List = append(p.List, YAMLErrors(file, err)...)
+		line, msg, _ := SyntaxLine(data, err)
+		p.Add(file, line, "", "%s", msg)
 		return nil
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -243,6 +245,48 @@ func ErrorLine(msg string) (line int, problem string, block bool) {
 		return line + 1, sm[2], true
 	}
 	return line, sm[2], false
+}
+
+// SyntaxLine is ErrorLine for a syntax error go-yaml v3 found in data,
+// at the line of the mistake. go-yaml v3 reports a parser error (a bad
+// indentation: "did not find expected key") at the line where the
+// enclosing block starts, and a scanner error (a tab that violates
+// indentation) where the token before it ends, often the line before.
+// go-yaml v2, which Helm reads with (through sigs.k8s.io/yaml), keeps the
+// place of the problem itself: data is read again with it, and when it
+// finds the same problem its line is taken (block is then false). The
+// caller has checked data against the value limit (CheckValues).
+func SyntaxLine(data []byte, err error) (line int, problem string, block bool) {
+	line, problem, block = ErrorLine(err.Error())
+	if line == 0 || !slices.Contains(misplaced, problem) {
+		return line, problem, block
+	}
+	dec := yamlv2.NewDecoder(bytes.NewReader(data))
+	for {
+		var v any
+		err2 := dec.Decode(&v)
+		if err2 == nil {
+			continue
+		}
+		sm := lineRE().FindStringSubmatch(err2.Error())
+		if sm == nil || sm[2] != problem {
+			return line, problem, block // v2 disagrees: keep v3's
+		}
+		l2, _ := strconv.Atoi(sm[1])
+		if slices.Contains(parserProblems, problem) {
+			l2++ // v2 reports a parser problem's mark 0-based
+		}
+		return l2, problem, false
+	}
+}
+
+// misplaced are the problems go-yaml v3 reports away from the mistake
+// (a bad indentation, a tab) and v2 at it. Others stay where v3 puts
+// them: an unclosed bracket or quote at its opening line, not at the end
+// of the file where v2 notices it.
+var misplaced = []string{
+	"did not find expected key", "did not find expected '-' indicator",
+	"found a tab character that violates indentation",
 }
 
 func describeGoType(t string) string {

@@ -666,3 +666,37 @@ func nodeText(root *yaml.Node) string {
 	walk(root, 0)
 	return b.String()
 }
+
+// TestSyntaxLine (issue 26.7): a bad indentation and a tab are reported at
+// the line of the mistake, as Helm reports them; go-yaml v3 put the first
+// where the enclosing block starts and the second one line early.
+func TestSyntaxLine(t *testing.T) {
+	cases := []struct {
+		reason, yaml, msg string
+		line              int
+	}{
+		{"a list item indented less than its siblings, deep in a block, is at its own line (v3: the block's start, 8 lines early)",
+			"name: demo\ntasks:\n  - name: app\n    spec:\n      resources:\n        - a.yaml\n        - b.yaml\n        - c.yaml\n        - d.yaml\n     - e.yaml\n",
+			"did not find expected key", 10},
+		{"a key indented less than its siblings in a step is at its own line",
+			"plans:\n  deploy:\n    phases:\n      - name: main\n        steps:\n          - name: s\n           tasks: [app]\n",
+			"did not find expected '-' indicator", 7},
+		{"a tab that violates indentation is at its own line (v3: the line before)",
+			"a:\n  b: 1\n\tc: 2\n",
+			"found a tab character that violates indentation", 3},
+		{"an unclosed flow sequence is left where go-yaml v3 reports it, not moved to the end of the file where v2 notices it",
+			"a: [1, 2\nb: 3\nc: 4\n",
+			"did not find expected ',' or ']'", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.reason, func(t *testing.T) {
+			var p Problems
+			if n := Parse("f.yaml", []byte(c.yaml), &p); n != nil || len(p.List) != 1 {
+				t.Fatalf("Parse: want one problem, got %v", p.List)
+			}
+			if got := p.List[0]; got.Line != c.line || got.Msg != c.msg {
+				t.Errorf("got line %d %q, want line %d %q", got.Line, got.Msg, c.line, c.msg)
+			}
+		})
+	}
+}
