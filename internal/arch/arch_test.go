@@ -18,7 +18,7 @@ const module = "github.com/kudo-render/kudo-render"
 var adapters = []string{"argocd", "flux", "config", "fn", "cmd", "review", "review/diff", "review/graph", "internal/adopt"}
 
 // notCore are packages that are neither core nor adapter.
-var notCore = []string{"", "integration", "internal/arch", "internal/testcorpus", "internal/golden", "internal/hostile", "internal/benchinput", "internal/benchcompare", "internal/kudotest", "source/gittest"}
+var notCore = []string{"", "integration", "internal/arch", "internal/testcorpus", "internal/golden", "internal/hostile", "internal/benchinput", "internal/benchcompare", "internal/kudotest", "source/gittest", "hack/image"}
 
 type pkg struct {
 	ImportPath                string
