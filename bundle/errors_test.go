@@ -38,6 +38,18 @@ func TestErrorsPointAtTheMistake(t *testing.T) {
 			want: []wantProblem{{"framework.yaml", "        tasks: [zzzzzzzz]", "plans.backup.steps[0].tasks[0]",
 				`plan "backup" uses task "zzzzzzzz", which is not defined`}},
 		},
+		"ToggleParameterMisspelt": {
+			reason: "A Toggle task's misspelt parameter gets a did you mean from params.yaml.",
+			files:  edit(kudoFiles(), "operator.yaml", "parameter: METRICS", "parameter: METRIC"),
+			want: []wantProblem{{"operator.yaml", "  - name: metrics", "tasks[2].spec.parameter",
+				`Toggle task "metrics" uses parameter "METRIC", which params.yaml does not define; did you mean "METRICS"?`}},
+		},
+		"TemplateMisspelt": {
+			reason: "A task's misspelt template gets a did you mean from templates/.",
+			files:  edit(kudoFiles(), "operator.yaml", "resources: [config/cm.yaml]", "resources: [config/cm.yml]"),
+			want: []wantProblem{{"operator.yaml", "  - name: cleanup", "tasks[3].resources[0]",
+				`task "cleanup" uses template "config/cm.yml", which is not in templates/; did you mean "config/cm.yaml"?`}},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -164,7 +164,7 @@ func (b *Bundle) validateToggle(t *Task, field string, p *problems) {
 	case t.Parameter == "":
 		p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q needs a parameter", t.Name)
 	case b.Param(t.Parameter) == nil && b.Extends == nil: // an extension's may be its base's: checked after the merge
-		p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q uses parameter %q, which params.yaml does not define", t.Name, t.Parameter)
+		p.Add(t.Pos.File, t.Pos.Line, pfield, "Toggle task %q uses parameter %q, which params.yaml does not define%s", t.Name, t.Parameter, suggest.DidYouMean(t.Parameter, b.paramNames()))
 	}
 }
 
@@ -265,7 +265,7 @@ func (b *Bundle) checkTemplateRef(t *Task, field, ref string, p *problems) {
 		p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses %q, which is not a template of the base", t.Name, ref)
 		return
 	}
-	p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/", t.Name, ref, templatesDir)
+	p.Add(t.Pos.File, t.Pos.Line, field, "task %q uses template %q, which is not in %s/%s", t.Name, ref, templatesDir, suggest.DidYouMean(ref, slices.Sorted(maps.Keys(b.Templates))))
 }
 
 // taskNames are the names of the bundle's tasks, for "did you mean".
@@ -273,6 +273,15 @@ func (b *Bundle) taskNames() []string {
 	names := make([]string, 0, len(b.Tasks))
 	for _, t := range b.Tasks {
 		names = append(names, t.Name)
+	}
+	return names
+}
+
+// paramNames are the names of the bundle's parameters, for "did you mean".
+func (b *Bundle) paramNames() []string {
+	names := make([]string, 0, len(b.Params))
+	for _, p := range b.Params {
+		names = append(names, p.Name)
 	}
 	return names
 }
