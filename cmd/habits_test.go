@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -67,6 +68,39 @@ func TestCompletion(t *testing.T) {
 			if !found {
 				t.Errorf("%s: %q not among %q", c.reason, w, got)
 			}
+		}
+	}
+}
+
+// TestRenderHelpExamplesRun: every example of `render --help` runs as
+// written from the repository's root (paths made relative to cmd/, -o
+// into a temporary folder).
+func TestRenderHelpExamplesRun(t *testing.T) {
+	var example string
+	for _, c := range New(strings.NewReader(""), io.Discard, io.Discard).Commands() {
+		if c.Name() == "render" {
+			example = c.Example
+		}
+	}
+	if example == "" {
+		t.Fatal("render has no examples")
+	}
+	for _, line := range strings.Split(example, "\n") {
+		args := strings.Fields(line)
+		if len(args) < 2 || args[0] != "kudo-render" {
+			t.Fatalf("example %q does not start with kudo-render", line)
+		}
+		args = args[1:]
+		for i, a := range args {
+			switch {
+			case strings.HasPrefix(a, "examples/"):
+				args[i] = "../" + a
+			case a == "out/" && i > 0 && args[i-1] == "-o":
+				args[i] = t.TempDir()
+			}
+		}
+		if _, stderr, err := run(args...); err != nil {
+			t.Errorf("%s: %v\n%s", line, err, stderr)
 		}
 	}
 }

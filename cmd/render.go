@@ -47,9 +47,9 @@ before and no longer produces are removed, other files are left alone.
 
 On any error nothing is written to stdout (or to -o DIR) and the exit
 status is 1.`,
-		Example: `  kudo-render render examples/zookeeper/render.yaml
-  kudo-render render ../operators/zookeeper --name zk --namespace data -p NODE_COUNT=5
-  kudo-render render render.yaml --plan deploy --plan update --target plain -o out/`,
+		Example: `  kudo-render render examples/toggle/render.yaml
+  kudo-render render examples/toggle --name web --namespace shop -p REPLICAS=3
+  kudo-render render examples/dependencies/render.yaml --plan deploy --target plain -o out/`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			cfg, err := configFor(args[0], f)
