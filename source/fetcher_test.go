@@ -555,7 +555,7 @@ func TestInvalidRef(t *testing.T) {
 		"FileWithoutAllowLocal": {
 			reason: "file:// needs AllowLocal.",
 			ref:    Ref{URL: "file:///srv/git/repo"},
-			msg:    "file:// is not allowed here",
+			msg:    "file:// is not allowed here: a repository on this machine is read only with --allow-local",
 		},
 		"HTTPWithoutAllowInsecure": {
 			reason: "http:// needs AllowInsecureHTTP.",

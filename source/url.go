@@ -51,6 +51,10 @@ var hostname = lazy.Regexp(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 // URLs (starting with '-', or whose host, user or path does), query strings,
 // fragments, control characters and anything else are rejected. The error
 // never contains credentials.
+
+// localHint says how local repositories are allowed.
+const localHint = "a repository on this machine is read only with --allow-local (for local work and tests)"
+
 func ValidateURL(raw string, opts Options) error {
 	_, err := parseEndpoint(raw, opts)
 	return err
@@ -82,7 +86,7 @@ func parseEndpoint(raw string, opts Options) (*endpoint, error) {
 	}
 	if strings.HasPrefix(raw, "/") {
 		if !opts.AllowLocal {
-			return nil, bad("local repositories are not allowed here")
+			return nil, bad("local repositories are not allowed here: " + localHint)
 		}
 		return localEndpoint(raw, raw, bad)
 	}
@@ -121,7 +125,7 @@ func parseSchemeURL(raw string, opts Options, bad func(string, ...any) error) (*
 		}
 	case "file":
 		if !opts.AllowLocal {
-			return nil, bad("file:// is not allowed here")
+			return nil, bad("file:// is not allowed here: " + localHint)
 		}
 	case "git":
 		return nil, bad("git:// is unauthenticated and unencrypted; use https://")

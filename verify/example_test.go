@@ -33,5 +33,5 @@ plans:
 	// Output:
 	// warning: params.yaml:3: parameter "SIZE" defined but not used
 	// error: templates/cm.yaml:4: parameter "SIZ" is used but not defined in params.yaml
-	// error: templates/cm.yaml:4: rendering with the default parameter values: at <.Params.SIZ>: map has no entry for key "SIZ"
+	// error: templates/cm.yaml:4: rendering with the default parameter values: at <.Params.SIZ>: map has no entry for key "SIZ"; did you mean "SIZE"?
 }
