@@ -28,6 +28,10 @@ type Cluster struct {
 
 // NewCluster connects to the API server of cfg. It sends nothing yet.
 func NewCluster(cfg *rest.Config) (*Cluster, error) {
+	// Listing every namespaced resource draws the API server's deprecation
+	// warnings (v1 Endpoints...), which say nothing about the install.
+	cfg = rest.CopyConfig(cfg)
+	cfg.WarningHandler, cfg.WarningHandlerWithContext = rest.NoWarnings{}, nil
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return nil, err

@@ -72,6 +72,11 @@ func secretPath(secret bool, c Change) bool {
 	if secret && len(c.Path) == 3 && c.Path[2].Key == "kudorender.dev/resource-version" {
 		return true // a digest of the values
 	}
+	if n := len(c.Path); n >= 3 && c.Path[n-1].Key == "kudo.dev/dependencies-hash" && c.Path[n-2].Key == "annotations" {
+		// KUDO's unsalted MD5 of the mounted Secrets' data: a short
+		// password can be found back from it. That it changed is shown.
+		return true
+	}
 	return len(c.Path) == 3 && c.Path[0].Key == "metadata" && c.Path[1].Key == "annotations" &&
 		(copiesObject(c.Path[2].Key, c.From) || copiesObject(c.Path[2].Key, c.To))
 }

@@ -148,3 +148,29 @@ func TestMaskedSecretChangeIsDecidedOnRawValues(t *testing.T) {
 		t.Fatalf("want one changed, masked field: %+v", r.Objects)
 	}
 }
+
+// TestDependenciesHashNeverPrinted: a pod template's
+// kudo.dev/dependencies-hash is KUDO's unsalted MD5 of the Secrets the
+// pods mount (a short password can be found back from it): no format
+// prints it, and the change is still reported.
+func TestDependenciesHashNeverPrinted(t *testing.T) {
+	dep := func(hash string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    metadata:\n      annotations: {kudo.dev/dependencies-hash: " + hash + "}\n"
+	}
+	const oldHash, newHash = "5f4dcc3b5aa765d61d8327deb882cf99", "0d107d09f5bbe40cade3de5c71e9e9b7"
+	r, err := Compare([]engine.Item{item(t, dep(oldHash), 0, false)}, []engine.Item{item(t, dep(newHash), 0, false)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Counts(); c.Changed != 1 {
+		t.Errorf("counts %+v: a changed hash is a change (pods roll)", c)
+	}
+	for format, out := range outputs(t, r) {
+		if strings.Contains(out, oldHash) || strings.Contains(out, newHash) {
+			t.Errorf("%s output shows the dependencies hash:\n%s", format, out)
+		}
+		if !strings.Contains(out, "kudo.dev/dependencies-hash") {
+			t.Errorf("%s output does not name the changed annotation:\n%s", format, out)
+		}
+	}
+}
