@@ -1,6 +1,7 @@
 package enhance
 
 import (
+	"cmp"
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
@@ -44,6 +45,9 @@ type dep struct{ kind, name string }
 // have not changed since, that is the object rendered here.
 func DependenciesHash(objs []*object.Object) error {
 	var index map[string]*object.Object // built when a pod first needs it
+	// Each dependency is written and hashed once, however many pods (or
+	// volumes) use it, as KUDO's calculator cached it.
+	digests := map[*object.Object][md5.Size]byte{}
 	for _, o := range objs {
 		for _, pt := range podTemplates(o) {
 			deps := podDependencies(pt)
@@ -55,9 +59,14 @@ func DependenciesHash(objs []*object.Object) error {
 			}
 			outer := md5.New()
 			for _, d := range deps {
-				sum, err := dependencyDigest(index[d.kind+"/"+o.Namespace()+"/"+d.name])
-				if err != nil {
-					return fmt.Errorf("cannot hash %s %q: %w", d.kind, d.name, err)
+				dobj := index[d.kind+"/"+o.Namespace()+"/"+d.name]
+				sum, ok := digests[dobj]
+				if !ok {
+					var err error
+					if sum, err = dependencyDigest(dobj); err != nil {
+						return fmt.Errorf("cannot hash %s %q: %w", d.kind, d.name, err)
+					}
+					digests[dobj] = sum
 				}
 				outer.Write(sum[:])
 			}
@@ -179,10 +188,7 @@ func podDependencies(pt map[string]any) []dep {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b dep) int {
-		if a.kind != b.kind {
-			return compare(a.kind, b.kind)
-		}
-		return compare(a.name, b.name)
+		return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.name, b.name))
 	})
 	return out
 }
@@ -190,16 +196,6 @@ func podDependencies(pt map[string]any) []dep {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func list(v any) []map[string]any {
