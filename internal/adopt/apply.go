@@ -1,7 +1,6 @@
 package adopt
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -219,8 +218,8 @@ func handOver(u *unstructured.Unstructured, kudo []string, manager string, appli
 		case mf.Operation == metav1.ManagedFieldsOperationUpdate && slices.Contains(kudo, mf.Manager):
 			found = true
 		case mf.Operation == metav1.ManagedFieldsOperationApply && mf.Manager == manager && mf.FieldsV1 != nil:
-			had = &fieldpath.Set{}
-			if err := had.FromJSON(bytes.NewReader(mf.FieldsV1.Raw)); err != nil {
+			var err error
+			if had, err = fieldSet(mf.FieldsV1); err != nil {
 				return nil, err
 			}
 		}
@@ -241,8 +240,8 @@ func handOver(u *unstructured.Unstructured, kudo []string, manager string, appli
 		if mf.Manager != manager || mf.Operation != metav1.ManagedFieldsOperationApply || mf.Subresource != "" || mf.FieldsV1 == nil {
 			continue
 		}
-		set := &fieldpath.Set{}
-		if err := set.FromJSON(bytes.NewReader(mf.FieldsV1.Raw)); err != nil {
+		set, err := fieldSet(mf.FieldsV1)
+		if err != nil {
 			return nil, err
 		}
 		raw, err := set.Intersection(keep).ToJSON()

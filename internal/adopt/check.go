@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -172,8 +173,9 @@ func Check(ctx context.Context, c *Cluster, ns, name string, items []engine.Item
 	for _, u := range owned {
 		k := diff.Key{Group: u.GroupVersionKind().Group, Kind: u.GetKind(), Namespace: u.GetNamespace(), Name: u.GetName()}
 		if !seen[k] {
-			o := Object{Key: k, APIVersion: u.GetAPIVersion(), Status: NotRendered, Owners: rep.owners(u), live: u,
-				Note: "owned by Instance " + strings.Join(rep.owners(u), ", ") + ": adopt apply detaches it and leaves it alone; delete it by hand if it is not needed"}
+			owners := rep.owners(u)
+			o := Object{Key: k, APIVersion: u.GetAPIVersion(), Status: NotRendered, Owners: owners, live: u,
+				Note: "owned by Instance " + strings.Join(owners, ", ") + ": adopt apply detaches it and leaves it alone; delete it by hand if it is not needed"}
 			if why, ok := opts.Used[u.GetName()]; ok && k.Group == "" && (k.Kind == "Secret" || k.Kind == "ConfigMap") {
 				o.Note = "used by the render (" + why + "): adopt apply detaches it from the Instance and keeps it"
 			}
@@ -243,11 +245,16 @@ func (c *Cluster) checkOne(ctx context.Context, it *engine.Item, opts Options, r
 func appliedFields(u *unstructured.Unstructured, manager string) (*fieldpath.Set, error) {
 	for _, mf := range u.GetManagedFields() {
 		if mf.Manager == manager && mf.Operation == metav1.ManagedFieldsOperationApply && mf.Subresource == "" && mf.FieldsV1 != nil {
-			set := &fieldpath.Set{}
-			return set, set.FromJSON(bytes.NewReader(mf.FieldsV1.Raw))
+			return fieldSet(mf.FieldsV1)
 		}
 	}
 	return &fieldpath.Set{}, nil
+}
+
+// fieldSet decodes a managedFields entry's FieldsV1.
+func fieldSet(f *metav1.FieldsV1) (*fieldpath.Set, error) {
+	set := &fieldpath.Set{}
+	return set, set.FromJSON(bytes.NewReader(f.Raw))
 }
 
 // compare sets the status and fields of o from the live object and the
@@ -341,10 +348,7 @@ func changedBy(u *unstructured.Unstructured, opts Options) []string {
 // reason is the API server's refusal, with its causes (field: message).
 func reason(err error) string {
 	var st apierrors.APIStatus
-	if s, ok := err.(apierrors.APIStatus); ok {
-		st = s
-	}
-	if st == nil || st.Status().Details == nil || len(st.Status().Details.Causes) == 0 {
+	if !errors.As(err, &st) || st.Status().Details == nil || len(st.Status().Details.Causes) == 0 {
 		return err.Error()
 	}
 	var parts []string
