@@ -3,9 +3,8 @@ package engine_test
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/engine"
+	"github.com/kudo-render/kudo-render/internal/kudotest"
 	"github.com/kudo-render/kudo-render/internal/testcorpus"
 	"github.com/kudo-render/kudo-render/kube/versions"
 	"github.com/kudo-render/kudo-render/object"
@@ -206,33 +206,17 @@ func TestKafkaPipe(t *testing.T) {
 	}
 }
 
-// refObject is one object of kudo-reference/<op>.deploy.yaml.
-type refObject struct {
-	action, template string
-	obj              map[string]any
-}
-
-var refComment = regexp.MustCompile(`# action=(\S+) template=(\S+)`)
-
-func loadReference(t *testing.T, op string) []refObject {
+func loadReference(t *testing.T, op string) []kudotest.RefObject {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(testcorpus.Dir(t), "kudo-reference", op+".deploy.yaml"))
-	if err != nil {
+	refs, err := kudotest.ReadReference(filepath.Join(testcorpus.Dir(t), "kudo-reference", op+".deploy.yaml"))
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
 		t.Skipf("no reference for %s: %v", op, err)
 	}
-	var out []refObject
-	for _, doc := range strings.Split(string(data), "\n---\n") {
-		m := refComment.FindStringSubmatch(doc)
-		if m == nil {
-			continue
-		}
-		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
-			t.Fatalf("reference %s: %v", op, err)
-		}
-		out = append(out, refObject{action: m[1], template: m[2], obj: obj})
+	if err != nil {
+		t.Fatalf("reference %s: %v", op, err)
 	}
-	return out
+	return refs
 }
 
 // TestCompatibilityWithKUDO compares the deploy plan of every corpus
@@ -253,10 +237,10 @@ func TestCompatibilityWithKUDO(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, r := range ref {
-				kind, _ := r.obj["kind"].(string)
-				name, _ := object.Get(r.obj, "metadata", "name").(string)
+				kind, _ := r.Obj["kind"].(string)
+				name, _ := object.Get(r.Obj, "metadata", "name").(string)
 				key := kind + "/" + name
-				switch r.action {
+				switch r.Action {
 				case "pipe-pod":
 					continue // becomes a Job by design
 				case "delete":
@@ -271,11 +255,11 @@ func TestCompatibilityWithKUDO(t *testing.T) {
 				seen[key] = true
 				got, ok := ours[key]
 				if !ok {
-					t.Errorf("%s (template %s): missing", key, r.template)
+					t.Errorf("%s (template %s): missing", key, r.Template)
 					continue
 				}
-				if diff := cmp.Diff(normalise(r.obj), got, quantities); diff != "" {
-					t.Errorf("%s (template %s) differs from KUDO (-kudo +kudo-render):\n%s", key, r.template, diff)
+				if diff := cmp.Diff(normalise(r.Obj), got, quantities); diff != "" {
+					t.Errorf("%s (template %s) differs from KUDO (-kudo +kudo-render):\n%s", key, r.Template, diff)
 				}
 			}
 			for key := range ours {

@@ -1,6 +1,7 @@
 package kudotest
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"regexp"
@@ -15,9 +16,40 @@ import (
 )
 
 var (
-	actionLine = regexp.MustCompile(`(?m)^# action=(\w+)`)
+	actionLine = regexp.MustCompile(`# action=(\S+) template=(\S+)`)
 	pipeLine   = regexp.MustCompile(`(?m)^# pipe (\S+) -> (\S+)$`)
 )
+
+// RefObject is one object of a kudo-reference file of the corpus: the
+// action and template of its "# action=<apply|delete|pipe-pod>
+// template=<file>" line, and the object as KUDO's engine rendered it.
+type RefObject struct {
+	Action, Template string
+	Obj              map[string]any
+}
+
+// ReadReference reads a kudo-reference file as it is written: every
+// object with its action and template. An error reading the file is an
+// *fs.PathError.
+func ReadReference(file string) ([]RefObject, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var out []RefObject
+	for _, d := range strings.Split(string(data), "\n---\n") {
+		m := actionLine.FindStringSubmatch(d)
+		if m == nil {
+			continue
+		}
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(d), &obj); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		out = append(out, RefObject{Action: m[1], Template: m[2], Obj: obj})
+	}
+	return out, nil
+}
 
 // Reference reads what KUDO's own engine rendered for a plan (a
 // kudo-reference file of the corpus: "# action=apply|delete" before each
@@ -33,36 +65,20 @@ var (
 // data key, KUDO's labels.
 func Reference(t testing.TB, file, pkgDir string) []map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(file)
+	refs, err := ReadReference(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type doc struct {
-		action string
-		obj    *object.Object
-	}
-	var docs []doc
-	for _, d := range strings.Split(string(data), "\n---\n") {
-		m := actionLine.FindStringSubmatch(d)
-		if m == nil {
-			continue
-		}
-		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(d), &obj); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		docs = append(docs, doc{m[1], object.New(obj)})
-	}
 	deleted := map[string]bool{}
-	for _, d := range docs {
-		if d.action == "delete" {
-			deleted[d.obj.Key()] = true
+	for _, r := range refs {
+		if r.Action == "delete" {
+			deleted[object.New(r.Obj).Key()] = true
 		}
 	}
 	var objs []*object.Object
-	for _, d := range docs {
-		if d.action == "apply" && !deleted[d.obj.Key()] {
-			objs = append(objs, d.obj)
+	for _, r := range refs {
+		if o := object.New(r.Obj); r.Action == "apply" && !deleted[o.Key()] {
+			objs = append(objs, o)
 		}
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
@@ -74,6 +90,10 @@ func Reference(t testing.TB, file, pkgDir string) []map[string]any {
 			t.Fatalf("%s: %s: %v", file, o.Key(), err)
 		}
 		out = append(out, o.Map)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return append(out, pipeArtifacts(t, string(data), pkgDir, objs)...)
 }
