@@ -131,6 +131,33 @@ func adoptAndRemoveKUDO(t *testing.T, kc *kudotest.Cluster, config, ns string, l
 	}
 }
 
+// refNamespace is the namespace of the corpus reference's instance inst.
+const refNamespace = "ns1"
+
+// installReference lays the deploy plan of corpus package op out as KUDO
+// left it (kudotest.Reference: instance inst in refNamespace, with the
+// OperatorVersion kubectl kudo install made; the caller defers
+// kc.Cleanup(refNamespace, live)), and imports it from the cluster with
+// the import flags given. It returns the live objects, the Instances and
+// the imported config.
+func installReference(t *testing.T, op string, importFlags ...string) (*kudotest.Cluster, []map[string]any, map[string]*unstructured.Unstructured, string) {
+	t.Helper()
+	kc := kudotest.Setup(t)
+	corpus := testcorpus.Dir(t)
+	pkg := filepath.Join(corpus, "kudo-operators", op)
+	live := kudotest.Reference(t, filepath.Join(corpus, "kudo-reference", op+".deploy.yaml"), pkg)
+	export := kudotest.PackageObjects(t, pkg, refNamespace)
+	ov := export[1]["metadata"].(map[string]any)["name"].(string)
+	export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, refNamespace, op, ov))
+	insts := kc.Install(refNamespace, export, live)
+	gitops := filepath.Join(t.TempDir(), "gitops")
+	args := append([]string{"import", "--kubeconfig", kc.Kubeconfig, "--namespace", refNamespace, "-o", gitops}, importFlags...)
+	if _, stderr, code := cli(args...); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, stderr)
+	}
+	return kc, live, insts, filepath.Join(gitops, refNamespace, "inst", "kudo-render.yaml")
+}
+
 // TestAdoptKUDOReference moves installs of corpus packages, laid out as
 // KUDO's controller leaves them after the deploy plan (the objects KUDO's
 // own engine rendered, in the corpus reference: instance inst in ns1), to
@@ -138,23 +165,11 @@ func adoptAndRemoveKUDO(t *testing.T, kc *kudotest.Cluster, config, ns string, l
 // OperatorVersion), check, adopt, delete the Instance and KUDO's CRDs
 // with the garbage collector running, sync as Argo CD does.
 func TestAdoptKUDOReference(t *testing.T) {
-	corpus := testcorpus.Dir(t)
 	for _, op := range []string{"zookeeper", "kafka", "cowsay", "redis", "mysql", "elastic", "first-operator", "confluent-rest-proxy"} {
 		t.Run(op, func(t *testing.T) {
-			kc := kudotest.Setup(t)
-			const ns = "ns1"
-			live := kudotest.Reference(t, filepath.Join(corpus, "kudo-reference", op+".deploy.yaml"), filepath.Join(corpus, "kudo-operators", op))
-			export := kudotest.PackageObjects(t, filepath.Join(corpus, "kudo-operators", op), ns)
-			ov := export[1]["metadata"].(map[string]any)["name"].(string)
-			export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, ns, op, ov))
-			insts := kc.Install(ns, export, live)
-			defer kc.Cleanup(ns, live)
-
-			gitops := filepath.Join(t.TempDir(), "gitops")
-			if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "-o", gitops); code != 0 {
-				t.Fatalf("import: exit %d\n%s", code, stderr)
-			}
-			adoptAndRemoveKUDO(t, kc, filepath.Join(gitops, ns, "inst", "kudo-render.yaml"), ns, live, insts)
+			kc, live, insts, config := installReference(t, op) // the package rebuilt from the OperatorVersion
+			defer kc.Cleanup(refNamespace, live)
+			adoptAndRemoveKUDO(t, kc, config, refNamespace, live, insts)
 		})
 	}
 }
@@ -162,20 +177,9 @@ func TestAdoptKUDOReference(t *testing.T) {
 // TestAdoptRefusals: what adopt apply refuses changes nothing, with a
 // message that says what to do.
 func TestAdoptRefusals(t *testing.T) {
-	kc := kudotest.Setup(t)
-	const ns = "ns1"
-	corpus := testcorpus.Dir(t)
-	live := kudotest.Reference(t, filepath.Join(corpus, "kudo-reference", "zookeeper.deploy.yaml"), filepath.Join(corpus, "kudo-operators", "zookeeper"))
-	export := kudotest.PackageObjects(t, filepath.Join(corpus, "kudo-operators", "zookeeper"), ns)
-	ov := export[1]["metadata"].(map[string]any)["name"].(string)
-	export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, ns, "zookeeper", ov))
-	insts := kc.Install(ns, export, live)
+	const ns = refNamespace
+	kc, live, insts, config := installReference(t, "zookeeper", "--operators", filepath.Join(testcorpus.Dir(t), "kudo-operators"))
 	defer kc.Cleanup(ns, live)
-	gitops := filepath.Join(t.TempDir(), "gitops")
-	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "--operators", filepath.Join(corpus, "kudo-operators"), "-o", gitops); code != 0 {
-		t.Fatalf("import: exit %d\n%s", code, stderr)
-	}
-	config := filepath.Join(gitops, ns, "inst", "kudo-render.yaml")
 	untouched := kc.Snapshot(live)
 	requireOwned := func(why string) {
 		t.Helper()
@@ -332,20 +336,9 @@ func TestAdoptDependency(t *testing.T) {
 // install in a pod template restarts pods, in an immutable field cannot be
 // applied, and Flux's field manager is used for target flux.
 func TestAdoptCheckStatuses(t *testing.T) {
-	kc := kudotest.Setup(t)
-	const ns = "ns1"
-	corpus := testcorpus.Dir(t)
-	live := kudotest.Reference(t, filepath.Join(corpus, "kudo-reference", "zookeeper.deploy.yaml"), filepath.Join(corpus, "kudo-operators", "zookeeper"))
-	export := kudotest.PackageObjects(t, filepath.Join(corpus, "kudo-operators", "zookeeper"), ns)
-	ov := export[1]["metadata"].(map[string]any)["name"].(string)
-	export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, ns, "zookeeper", ov))
-	insts := kc.Install(ns, export, live)
+	const ns = refNamespace
+	kc, live, insts, config := installReference(t, "zookeeper", "--target", "flux")
 	defer kc.Cleanup(ns, live)
-	gitops := filepath.Join(t.TempDir(), "gitops")
-	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "--target", "flux", "-o", gitops); code != 0 {
-		t.Fatalf("import: exit %d\n%s", code, stderr)
-	}
-	config := filepath.Join(gitops, ns, "inst", "kudo-render.yaml")
 	cases := []struct {
 		reason, param, status, field string
 	}{
