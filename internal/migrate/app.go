@@ -12,13 +12,8 @@ import (
 const ArgoCDPlugin = "kudo-render-v1"
 
 type application struct {
-	APIVersion string `yaml:"apiVersion"`
-	Kind       string `yaml:"kind"`
-	Metadata   struct {
-		Name      string `yaml:"name"`
-		Namespace string `yaml:"namespace"`
-	} `yaml:"metadata"`
-	Spec struct {
+	header `yaml:",inline"`
+	Spec   struct {
 		Project     string `yaml:"project"`
 		Destination struct {
 			Server    string `yaml:"server"`
@@ -36,13 +31,8 @@ type application struct {
 }
 
 type kustomization struct {
-	APIVersion string `yaml:"apiVersion"`
-	Kind       string `yaml:"kind"`
-	Metadata   struct {
-		Name      string `yaml:"name"`
-		Namespace string `yaml:"namespace"`
-	} `yaml:"metadata"`
-	Spec struct {
+	header `yaml:",inline"`
+	Spec   struct {
 		Interval  string `yaml:"interval"`
 		Path      string `yaml:"path"`
 		Prune     bool   `yaml:"prune"`

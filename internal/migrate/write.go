@@ -21,16 +21,21 @@ import (
 	"github.com/kudo-render/kudo-render/plan"
 )
 
-// frameworkRender is the kudorender.dev/v1alpha1 FrameworkRender written
-// per instance (the fields of config.FrameworkRender that Import sets).
-type frameworkRender struct {
+// header is how every object Import writes begins.
+type header struct {
 	APIVersion string `yaml:"apiVersion"`
 	Kind       string `yaml:"kind"`
 	Metadata   struct {
 		Name      string `yaml:"name"`
 		Namespace string `yaml:"namespace"`
 	} `yaml:"metadata"`
-	Spec struct {
+}
+
+// frameworkRender is the kudorender.dev/v1alpha1 FrameworkRender written
+// per instance (the fields of config.FrameworkRender that Import sets).
+type frameworkRender struct {
+	header `yaml:",inline"`
+	Spec   struct {
 		Framework struct {
 			Path string `yaml:"path"`
 		} `yaml:"framework"`
