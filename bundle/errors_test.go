@@ -3,8 +3,6 @@ package bundle_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/kudo-render/kudo-render/bundle"
 )
 
@@ -12,9 +10,6 @@ import (
 // at the line that names it, with a "did you mean" from the tasks; a
 // scalar where a mapping or list belongs names its field path.
 func TestErrorsPointAtTheMistake(t *testing.T) {
-	type wantProblem struct {
-		file, at, field, msg string // at: the text at the start of the wanted line
-	}
 	cases := map[string]struct {
 		reason string
 		files  map[string]string
@@ -57,17 +52,7 @@ func TestErrorsPointAtTheMistake(t *testing.T) {
 			if err == nil {
 				t.Fatalf("\n%s\nLoad(...) accepted it", tc.reason)
 			}
-			var want, got []string
-			for _, w := range tc.want {
-				want = append(want, (&bundle.FieldError{File: w.file, Line: lineOf(tc.files[w.file], w.at), Field: w.field, Msg: w.msg}).Error())
-			}
-			ps, msgs := loadProblems(t, err)
-			for i, p := range ps {
-				got = append(got, (&bundle.FieldError{File: p.File, Line: p.Line, Field: p.Field, Msg: msgs[i]}).Error())
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			checkProblems(t, tc.reason, tc.files, err, tc.want)
 		})
 	}
 }

@@ -19,9 +19,6 @@ import (
 // and that change nothing in a render (no strategy, a trigger naming no
 // plan) still load.
 func TestTyposThatChangeMeaning(t *testing.T) {
-	type wantProblem struct {
-		file, at, field, msg string // at: the text at the start of the wanted line
-	}
 	cases := map[string]struct {
 		reason string
 		files  map[string]string
@@ -127,18 +124,31 @@ func TestTyposThatChangeMeaning(t *testing.T) {
 			if err == nil {
 				t.Fatalf("\n%s\nLoad(...) accepted the typo", tc.reason)
 			}
-			var want, got []string
-			for _, w := range tc.want {
-				want = append(want, (&bundle.FieldError{File: w.file, Line: lineOf(tc.files[w.file], w.at), Field: w.field, Msg: w.msg}).Error())
-			}
-			ps, msgs := loadProblems(t, err)
-			for i, p := range ps {
-				got = append(got, (&bundle.FieldError{File: p.File, Line: p.Line, Field: p.Field, Msg: msgs[i]}).Error())
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			checkProblems(t, tc.reason, tc.files, err, tc.want)
 		})
+	}
+}
+
+// wantProblem is a problem Load must report: at is the text at the start
+// of its line in file.
+type wantProblem struct {
+	file, at, field, msg string
+}
+
+// checkProblems compares the problems of Load's error with want, each
+// written as the error prints it (file, line, field path, message).
+func checkProblems(t *testing.T, reason string, files map[string]string, err error, want []wantProblem) {
+	t.Helper()
+	var w, got []string
+	for _, p := range want {
+		w = append(w, (&bundle.FieldError{File: p.file, Line: lineOf(files[p.file], p.at), Field: p.field, Msg: p.msg}).Error())
+	}
+	ps, msgs := loadProblems(t, err)
+	for i, p := range ps {
+		got = append(got, (&bundle.FieldError{File: p.File, Line: p.Line, Field: p.Field, Msg: msgs[i]}).Error())
+	}
+	if diff := cmp.Diff(w, got); diff != "" {
+		t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", reason, diff)
 	}
 }
 
