@@ -10,7 +10,7 @@ FUZZTIME ?= 2000x
 
 # Packages that run work on several goroutines: make test runs their tests
 # under the race detector too.
-RACE_PKGS := ./cmd/... ./tmpl/... ./engine/... ./object/... ./kube/... ./internal/par/... ./fn/... ./config/... ./output/... ./digest/... ./enhance/... ./refs/...
+RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
 .PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets
 
@@ -34,11 +34,11 @@ vet:
 
 unit: kube-assets
 	@m=""; if [ "$$KUDO_RENDER_REQUIRE_TOOLS" = 1 ]; then m=$$(.ci/tools.sh) || exit 1; fi; \
-	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/kubetest/install.sh)} $(GO) test -count=1 ./...
+	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(GO) test -count=1 ./...
 
-## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
+## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/test/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
 kube-assets:
-	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/kubetest/install.sh >/dev/null; fi
+	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/test/kubetest/install.sh >/dev/null; fi
 
 race:
 	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)
@@ -61,13 +61,13 @@ bench:
 
 ## bench-compare: kudo-render side by side with helm, whole processes (docs/performance.md); installs helm when missing
 bench-compare: build
-	$(GO) run ./internal/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
+	$(GO) run ./internal/test/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
 
 clean:
 	rm -rf bin
 
 # The container image (docs/image.md): built without a Docker daemon and
-# without a base image (internal/image, hack/image) as an OCI image layout.
+# without a base image (internal/image, internal/image/build) as an OCI image layout.
 IMAGE_DIR      ?= bin/image
 IMAGE_ARCHS    ?= amd64 arm64
 IMAGE_CA       ?= /etc/ssl/certs/ca-certificates.crt
@@ -92,11 +92,11 @@ image-binaries:
 
 ## image: the image as an OCI image layout in IMAGE_DIR (bin/image), one manifest per IMAGE_ARCHS, stamped IMAGE_VERSION; prints its digest (also in IMAGE_DIR/digest)
 image: image-binaries
-	$(GO) run ./hack/image -out $(IMAGE_DIR) -version '$(IMAGE_VERSION)' -revision '$(IMAGE_REVISION)' \
+	$(GO) run ./internal/image/build -out $(IMAGE_DIR) -version '$(IMAGE_VERSION)' -revision '$(IMAGE_REVISION)' \
 	  -source '$(IMAGE_SOURCE)' -created '$(SOURCE_DATE_EPOCH)' -ca '$(IMAGE_CA)' \
 	  $(foreach a,$(IMAGE_ARCHS),$(a)=bin/image-build/linux-$(a)/kudo-render)
 
 ## image-push: make image, then push it to each IMAGE (e.g. IMAGE=registry.example.com/team/kudo-render:v1.2.3); credentials from KUDO_RENDER_REGISTRY_USER/_PASSWORD or the docker config
 image-push: image
 	@if [ -z "$(IMAGE)" ]; then echo "make image-push IMAGE=registry.example.com/team/kudo-render:TAG" >&2; exit 1; fi
-	$(GO) run ./hack/image -push -out $(IMAGE_DIR) $(IMAGE)
+	$(GO) run ./internal/image/build -push -out $(IMAGE_DIR) $(IMAGE)

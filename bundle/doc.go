@@ -24,4 +24,8 @@
 // The package owns loading and validation of one bundle only. Resolving
 // `extends`, validating parameter values and rendering templates belong to
 // the stages after it.
+//
+// It stays outside internal/ because it is the package model the design
+// names at the top level: tools that inspect or lint KUDO packages (a
+// package index, a pre-commit check) may import [Bundle] and its loader.
 package bundle

@@ -3,8 +3,8 @@ package bundle
 import (
 	"errors"
 	"fmt"
-	"github.com/kudo-render/kudo-render/diag"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"strings"
 )
 

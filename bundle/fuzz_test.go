@@ -8,7 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // fuzzTemplates are the templates every fuzzed bundle has.

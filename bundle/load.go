@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"maps"
 
-	"github.com/kudo-render/kudo-render/diag"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"github.com/kudo-render/kudo-render/internal/suggest"
-	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"os"
 	"path"
 	"path/filepath"

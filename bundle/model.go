@@ -1,6 +1,6 @@
 package bundle
 
-import "github.com/kudo-render/kudo-render/diag"
+import "github.com/kudo-render/kudo-render/internal/diag"
 
 // Format says which on-disk layout a bundle was loaded from.
 type Format string

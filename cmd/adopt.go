@@ -10,9 +10,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/internal/adopt"
-	"github.com/kudo-render/kudo-render/output"
-	"github.com/kudo-render/kudo-render/review/diff"
+	"github.com/kudo-render/kudo-render/internal/adapter/adopt"
+	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 )
 
 type adoptFlags struct {

@@ -21,8 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kudo-render/kudo-render/internal/kudotest"
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/kudotest"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // cli runs kudo-render and returns stdout, stderr and the exit status.
@@ -296,7 +296,7 @@ func asKUDOApplied(o map[string]any) map[string]any {
 func TestAdoptDependency(t *testing.T) {
 	kc := kudotest.Setup(t)
 	const ns = "web"
-	ops := "../internal/migrate/testdata/operators"
+	ops := "../internal/adapter/migrate/testdata/operators"
 	export := slices.Concat(
 		kudotest.PackageObjects(t, filepath.Join(ops, "shop"), ns),
 		[]map[string]any{kudotest.InstanceObject(0, kudotest.Instance{Name: "shop", Params: map[string]string{

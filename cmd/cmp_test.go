@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/argocd"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 )
 
 // cmpApp writes an application folder whose kudo-render.yaml sets

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // TestKudoOperatorDependencies renders a package whose deploy plan installs

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/output"
-	"github.com/kudo-render/kudo-render/review/diff"
-	"github.com/kudo-render/kudo-render/review/graph"
-	"github.com/kudo-render/kudo-render/source"
+	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
+	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
 
 type diffFlags struct {
@@ -200,11 +200,11 @@ func checkoutSide(config, rev, dir string) (string, error) {
 	if !info.IsDir() {
 		at = filepath.Dir(config)
 	}
-	r, err := source.CheckoutRevision(at, rev, dir)
+	r, err := gitsource.CheckoutRevision(at, rev, dir)
 	if err != nil {
 		return "", err
 	}
-	return source.InRevision(r, dir, config)
+	return gitsource.InRevision(r, dir, config)
 }
 
 // renderSide renders one side: the config with the shared flags and the

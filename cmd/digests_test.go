@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/fn"
-	"github.com/kudo-render/kudo-render/internal/benchinput"
-	"github.com/kudo-render/kudo-render/internal/golden"
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/benchinput"
+	"github.com/kudo-render/kudo-render/internal/test/golden"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // digestsFile holds one line "name sha256" per output: the byte identity

@@ -10,4 +10,8 @@
 // -o DIR), main prints the message on stderr and exits with status 1 (diff:
 // 2, as 1 means "changes"; see ExitError), and
 // the --timeout watchdog can no longer fire once output has begun.
+//
+// It stays outside internal/ so that a wrapper binary can add commands to
+// the same root command; its own logic lives in the adapters under
+// internal/adapter and in the core under internal/.
 package cmd

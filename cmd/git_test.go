@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/source/gittest"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
 
 // gitBase serves a repository holding examples/mysql at examples/mysql over

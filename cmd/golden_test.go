@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/internal/test/golden"
 )
 
 // runStderr is run, for tests that read stderr.

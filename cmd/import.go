@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kudo-render/kudo-render/internal/migrate"
-	"github.com/kudo-render/kudo-render/limits"
-	"github.com/kudo-render/kudo-render/output"
+	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/output"
 )
 
 type importFlags struct {

@@ -10,7 +10,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kudo-render/kudo-render/internal/migrate"
+	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 )
 
 // kudoResources are the kudo.dev/v1beta1 resources import reads.

@@ -14,7 +14,7 @@ import (
 	dynfake "k8s.io/client-go/dynamic/fake"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kudo-render/kudo-render/internal/migrate"
+	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 )
 
 // TestImportFromCluster: the objects of examples/migrate/kudo-export.yaml

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/internal/extend"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // TestKEP0012Example is KEP-0012's graduation criterion: its example

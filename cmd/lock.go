@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/output"
+	"github.com/kudo-render/kudo-render/internal/output"
 )
 
 func newLock(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {

@@ -3,7 +3,7 @@ package cmd
 import (
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/kubetest"
+	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 )
 
 // TestMain stops the API server the adopt tests start (kubetest.Start is

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/benchinput"
+	"github.com/kudo-render/kudo-render/internal/test/benchinput"
 )
 
 // BenchmarkManyDocuments renders a template that writes 10,000 and

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/benchinput"
-	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/internal/test/benchinput"
+	"github.com/kudo-render/kudo-render/internal/test/golden"
 )
 
 // reviewExamples are the examples graphed, with the flags they need.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/fn"
-	"github.com/kudo-render/kudo-render/limits"
-	"github.com/kudo-render/kudo-render/output"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/output"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".

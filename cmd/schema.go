@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/output"
-	"github.com/kudo-render/kudo-render/schema"
+	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/params/schema"
 )
 
 func newSchema(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/limits"
-	"github.com/kudo-render/kudo-render/location"
-	"github.com/kudo-render/kudo-render/source"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
 
 // gitFlags are the root command's flags for git sources.
@@ -38,9 +38,9 @@ func (g *gitFlags) register(c *cobra.Command) {
 // base's own extends must not receive them.
 func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources {
 	var once sync.Once
-	var f source.Fetcher
+	var f gitsource.Fetcher
 	var ferr error
-	fetcher := func() (source.Fetcher, error) {
+	fetcher := func() (gitsource.Fetcher, error) {
 		once.Do(func() { f, ferr = g.fetcher(stderr, cfg) })
 		return f, ferr
 	}
@@ -53,8 +53,8 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 
 // fetcher makes the git fetcher: credentials from the environment, the
 // cache folder from --cache-dir or KUDO_RENDER_CACHE.
-func (g *gitFlags) fetcher(stderr io.Writer, cfg *config.Config) (source.Fetcher, error) {
-	auth, err := source.AuthFromEnv(os.Getenv)
+func (g *gitFlags) fetcher(stderr io.Writer, cfg *config.Config) (gitsource.Fetcher, error) {
+	auth, err := gitsource.AuthFromEnv(os.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +63,9 @@ func (g *gitFlags) fetcher(stderr io.Writer, cfg *config.Config) (source.Fetcher
 	}
 	dir := g.cacheDir
 	if dir == "" {
-		dir = os.Getenv(source.EnvCache)
+		dir = os.Getenv(gitsource.EnvCache)
 	}
-	return source.New(source.Options{
+	return gitsource.New(gitsource.Options{
 		CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
 		Auth: auth, Warn: warner(stderr), Progress: progress(stderr),
 	})

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kudo-render/kudo-render/source"
-	"github.com/kudo-render/kudo-render/source/gittest"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
 
 // threeRepos builds a render whose chain spans three repositories on one
@@ -20,7 +20,7 @@ import (
 // through bases' extends.git. It returns the server, the refs of the
 // three folders and the config, locked (commit: beside ref: and a pin
 // for core) with a cache the caller throws away.
-func threeRepos(t testing.TB, latency time.Duration) (*gittest.Server, []source.Ref, string) {
+func threeRepos(t testing.TB, latency time.Duration) (*gittest.Server, []gitsource.Ref, string) {
 	t.Helper()
 	srv := gittest.NewServer(t, gittest.Options{Latency: latency, AllowSHA1InWant: true}) // like GitHub
 	core, bases, apps := srv.NewRepo("core.git"), srv.NewRepo("bases.git"), srv.NewRepo("apps.git")
@@ -49,7 +49,7 @@ spec:
 	if _, stderr, err := runStderr("lock", cfg, "--allow-insecure-http", "--cache-dir", t.TempDir()); err != nil {
 		t.Fatalf("lock: %v\n%s", err, stderr)
 	}
-	refs := []source.Ref{
+	refs := []gitsource.Ref{
 		{URL: apps.URL(), Commit: apps.Rev("HEAD"), Path: "shop"},
 		{URL: bases.URL(), Commit: bases.Rev("HEAD"), Path: "mid"},
 		{URL: core.URL(), Commit: core.Rev("HEAD"), Path: "mysql"},
@@ -142,12 +142,12 @@ func BenchmarkThreeRepositoriesCold(b *testing.B) {
 
 // slowestFetch opens each ref with an empty cache and returns the slowest
 // (median of 5).
-func slowestFetch(b *testing.B, refs []source.Ref) time.Duration {
+func slowestFetch(b *testing.B, refs []gitsource.Ref) time.Duration {
 	var slowest time.Duration
 	for _, r := range refs {
 		var times []time.Duration
 		for range 5 {
-			f, err := source.New(source.Options{CacheDir: b.TempDir(), AllowInsecureHTTP: true, Auth: &source.Auth{}})
+			f, err := gitsource.New(gitsource.Options{CacheDir: b.TempDir(), AllowInsecureHTTP: true, Auth: &gitsource.Auth{}})
 			if err != nil {
 				b.Fatal(err)
 			}

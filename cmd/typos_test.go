@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // TestTyposRefusedByRenderAndVerify (issue 26 item 2): in a copy of the

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kudo-render/kudo-render/extend"
-	"github.com/kudo-render/kudo-render/kube/versions"
-	"github.com/kudo-render/kudo-render/location"
-	"github.com/kudo-render/kudo-render/output"
-	"github.com/kudo-render/kudo-render/verify"
+	"github.com/kudo-render/kudo-render/internal/extend"
+	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/verify"
 )
 
 func newVerify(g *gitFlags, w *output.Writer, stderr io.Writer) *cobra.Command {

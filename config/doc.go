@@ -22,4 +22,8 @@
 // the target's decorations ([Target.Decorator]: Argo CD or Flux
 // annotations). [LockFile] pins the config's git sources (`kudo-render
 // lock`); [Schema] is the config's JSON schema.
+//
+// It stays outside internal/ because it is the API: other tools (a
+// generator of FrameworkRenders, a controller, a test of another repo) may
+// import its types to write or read the files kudo-render consumes.
 package config

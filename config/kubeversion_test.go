@@ -3,7 +3,7 @@ package config_test
 import (
 	"testing"
 
-	"github.com/kudo-render/kudo-render/argocd"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/config"
 )
 

@@ -12,16 +12,16 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/digest"
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/location"
-	"github.com/kudo-render/kudo-render/source"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
 
 // LockOptions say how `kudo-render lock` reaches git.
 type LockOptions struct {
 	// Fetcher resolves refs to commits and checks pins.
-	Fetcher source.Fetcher
+	Fetcher gitsource.Fetcher
 	// Sources opens the chain of the config (git through Fetcher).
 	Sources Sources
 	// PinOutput also renders and records spec.expectedResourceVersions.
@@ -45,7 +45,7 @@ func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (
 	edit := LockEdit{Commits: map[string]string{}, Lock: &Lock{}}
 	own := map[string]bool{}
 	for field, gs := range cfg.GitFields() {
-		res, err := opts.Fetcher.Resolve(ctx, source.Ref{URL: gs.URL, Ref: gs.Ref, Path: gs.Path})
+		res, err := opts.Fetcher.Resolve(ctx, gitsource.Ref{URL: gs.URL, Ref: gs.Ref, Path: gs.Path})
 		if err != nil {
 			return LockResult{}, fmt.Errorf("%s: %w", field, err)
 		}
@@ -138,7 +138,7 @@ func writeLock(file string, edit LockEdit) error {
 
 // VerifyPins checks that every pinned commit of cfg is still contained in
 // its ref; it returns how many pins it checked.
-func VerifyPins(ctx context.Context, f source.Fetcher, cfg *Config) (int, error) {
+func VerifyPins(ctx context.Context, f gitsource.Fetcher, cfg *Config) (int, error) {
 	type pin struct{ what, url, ref, commit string }
 	var pins []pin
 	for field, gs := range cfg.GitFields() {
@@ -156,7 +156,7 @@ func VerifyPins(ctx context.Context, f source.Fetcher, cfg *Config) (int, error)
 	sort.Slice(pins, func(i, j int) bool { return pins[i].what < pins[j].what })
 	var bad []string
 	for _, p := range pins {
-		ok, err := f.Contains(ctx, source.Ref{URL: p.url, Ref: p.ref}, p.commit)
+		ok, err := f.Contains(ctx, gitsource.Ref{URL: p.url, Ref: p.ref}, p.commit)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", p.what, err)
 		}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // prefetchParallel is how many git sources prefetch fetches at once.

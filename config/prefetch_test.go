@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/location"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 const prefetchConfig = `apiVersion: kudorender.dev/v1alpha1

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/kudo-render/kudo-render/argocd"
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/flux"
-	"github.com/kudo-render/kudo-render/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
+	"github.com/kudo-render/kudo-render/internal/kube/versions"
 )
 
 // Target is the kind of output a config asks for.

@@ -6,11 +6,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kudo-render/kudo-render/argocd"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/flux"
-	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 func newObj(apiVersion, kind, namespace, name string) *object.Object {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/benchinput"
-	"github.com/kudo-render/kudo-render/internal/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/test/benchinput"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // BenchmarkKRMZookeeperInstances runs the function on a ResourceList of

@@ -17,4 +17,7 @@
 // Errors become results: [Result] maps a diag.Diagnostic one to one onto
 // kyaml's framework.Result (message, severity, resourceRef, field.path,
 // file.path), so kpt and kustomize point at the file and field.
+//
+// It stays outside internal/ because it is the design's KRM function: a
+// kpt or kustomize plugin written in Go can run [Function] in process.
 package fn

@@ -14,14 +14,14 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/config"
-	"github.com/kudo-render/kudo-render/diag"
-	"github.com/kudo-render/kudo-render/digest"
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/limits"
-	"github.com/kudo-render/kudo-render/object"
-	"github.com/kudo-render/kudo-render/params"
-	"github.com/kudo-render/kudo-render/refs"
-	"github.com/kudo-render/kudo-render/schema"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/params/schema"
 )
 
 // Annotations of generated objects in the KRM function's output.

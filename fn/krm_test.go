@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/golden"
+	"github.com/kudo-render/kudo-render/internal/test/golden"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // kptAnnotations are the annotations kpt fn eval and kpt fn render add to

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // decodedItems is the oracle: the items of a ResourceList decoded whole.

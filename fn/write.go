@@ -8,11 +8,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/enhance"
-	"github.com/kudo-render/kudo-render/internal/par"
-	"github.com/kudo-render/kudo-render/object"
-	"github.com/kudo-render/kudo-render/output"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
+	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/output"
 )
 
 // place gives every generated object its owner marker and its path below

@@ -1,0 +1,56 @@
+package flux_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+)
+
+func ExampleLayout() {
+	obj := func(kind, name string) *object.Object {
+		return object.New(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": name}})
+	}
+	step := func(s string) engine.StepRef {
+		return engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: s}
+	}
+	items := []engine.Item{
+		{Obj: obj("ConfigMap", "web"), Wave: 0, First: step("config")},
+		{Obj: obj("Service", "web"), Wave: 1, First: step("app")},
+	}
+	files, err := flux.Layout(items, flux.Options{Name: "shop"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		fmt.Println(f)
+	}
+	fmt.Print(string(files["flux/"+flux.KustomizationName(step("app"))+".yaml"]))
+	// Output:
+	// 00-deploy-main-config-54808646/configmap_web.yaml
+	// 00-deploy-main-config-54808646/kustomization.yaml
+	// 01-deploy-main-app-5faf1eac/kustomization.yaml
+	// 01-deploy-main-app-5faf1eac/service_web.yaml
+	// flux/kustomization.yaml
+	// flux/shop-deploy-main-app-5faf1eac.yaml
+	// flux/shop-deploy-main-config-54808646.yaml
+	// apiVersion: kustomize.toolkit.fluxcd.io/v1
+	// kind: Kustomization
+	// metadata:
+	//   name: shop-deploy-main-app-5faf1eac
+	//   namespace: flux-system
+	// spec:
+	//   dependsOn:
+	//   - name: shop-deploy-main-config-54808646
+	//   interval: 10m
+	//   path: ./01-deploy-main-app-5faf1eac
+	//   prune: true
+	//   sourceRef:
+	//     kind: OCIRepository
+	//     name: shop
+	//   wait: true
+}

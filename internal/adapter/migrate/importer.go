@@ -1,0 +1,258 @@
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+)
+
+// Targets of Import.
+const (
+	TargetArgoCD = "argocd"
+	TargetFlux   = "flux"
+)
+
+// ConfigFile is the FrameworkRender written per instance: the file the
+// Argo CD plugin discovers.
+const ConfigFile = "kudo-render.yaml"
+
+// Options say where Import finds packages and what it writes.
+type Options struct {
+	// OutDir is the folder the files will be written to (the root of the
+	// GitOps repository); relative paths to Operators are computed from it.
+	OutDir string
+	// Operators is a folder of packages (<operator>/<version>/ or
+	// <operator>/ with that operatorVersion); "" rebuilds every package
+	// from its OperatorVersion into operators/<name>/<version>/.
+	Operators string
+	// Target is TargetArgoCD (default) or TargetFlux.
+	Target string
+	// Namespace, when set, imports only the instances of this namespace.
+	Namespace string
+	// RepoURL and Revision are the git repository of OutDir, for Argo CD
+	// Applications.
+	RepoURL, Revision string
+}
+
+// Result is what Import lays out: files (slash paths below OutDir ->
+// content) and notes for stderr.
+type Result struct {
+	Files map[string][]byte
+	Notes []string
+	// Apps counts the instances written; Children those rendered by a
+	// parent; Rebuilt the packages rebuilt from OperatorVersions.
+	Apps, Children, Rebuilt int
+}
+
+// importer is the state of one Import.
+type importer struct {
+	exp  *Export
+	opts Options
+	res  *Result
+	// pkgs memoises packages by OperatorVersion key.
+	pkgs map[string]*pkg
+	// rebuilt lists the folders of rebuilt packages.
+	rebuilt map[string]bool
+	// appNames maps the names of written applications to their instance.
+	appNames map[string]string
+}
+
+// pkg is the package of an OperatorVersion: its folder (a slash path
+// below OutDir, or an absolute path in Operators) and its loaded bundle.
+type pkg struct {
+	dir     string
+	rebuilt bool
+	b       *bundle.Bundle
+}
+
+// Import lays out a GitOps repository for the instances of exp. Every
+// problem is reported, each naming the object and the field; on error no
+// file is returned.
+func Import(exp *Export, opts Options) (*Result, error) {
+	if opts.Target == "" {
+		opts.Target = TargetArgoCD
+	}
+	if opts.Target != TargetArgoCD && opts.Target != TargetFlux {
+		return nil, fmt.Errorf("--target %q: want argocd or flux", opts.Target)
+	}
+	im := &importer{exp: exp, opts: opts, res: &Result{Files: map[string][]byte{}}, pkgs: map[string]*pkg{}, rebuilt: map[string]bool{}, appNames: map[string]string{}}
+	var errs []error
+	children := map[string][]*Instance{}
+	var tops []*Instance
+	for _, k := range slices.Sorted(maps.Keys(exp.Instances)) {
+		in := exp.Instances[k]
+		if opts.Namespace != "" && in.Namespace != opts.Namespace {
+			continue
+		}
+		if _, err := im.packageOf(in); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if in.Parent != "" && exp.Instances[Key(in.Namespace, in.Parent)] != nil {
+			children[Key(in.Namespace, in.Parent)] = append(children[Key(in.Namespace, in.Parent)], in)
+			continue
+		}
+		if in.Parent != "" {
+			im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: owned by the Instance %s, which is not in the export: imported as an application of its own", where(in), Key(in.Namespace, in.Parent)))
+		}
+		tops = append(tops, in)
+	}
+	for _, in := range tops {
+		if err := im.writeInstance(in, children[Key(in.Namespace, in.Name)]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := joinSorted(errs); err != nil {
+		return nil, err
+	}
+	if err := checkTree(im.res.Files); err != nil {
+		return nil, err
+	}
+	if len(tops) == 0 {
+		return nil, errors.New("no kudo.dev/v1beta1 Instance to import" + im.nsNote())
+	}
+	return im.res, nil
+}
+
+func (im *importer) nsNote() string {
+	if im.opts.Namespace == "" {
+		return ""
+	}
+	return " in namespace " + im.opts.Namespace
+}
+
+// where names an instance in messages.
+func where(in *Instance) string { return "Instance " + Key(in.Namespace, in.Name) }
+
+// packageOf finds or rebuilds the package of an instance.
+func (im *importer) packageOf(in *Instance) (*pkg, error) {
+	if err := object.CheckLabel(in.Namespace); err != nil {
+		return nil, fmt.Errorf("%s: metadata.namespace: %v", where(in), err)
+	}
+	if err := object.CheckInstanceName(in.Name); err != nil {
+		return nil, fmt.Errorf("%s: metadata.name: %v", where(in), err)
+	}
+	key := Key(in.Namespace, in.OperatorVersion)
+	if p := im.pkgs[key]; p != nil {
+		return p, nil
+	}
+	ov := im.exp.Versions[key]
+	if ov == nil {
+		return nil, fmt.Errorf("%s: spec.operatorVersion.name: the OperatorVersion %s is not in the exported files (export it with `kubectl get operatorversions -n %s -o yaml`)", where(in), key, in.Namespace)
+	}
+	if err := checkSegment(ov.Operator); err != nil {
+		return nil, fmt.Errorf("OperatorVersion %s: spec.operator.name: %v", key, err)
+	}
+	if err := checkSegment(ov.Version); err != nil {
+		return nil, fmt.Errorf("OperatorVersion %s: spec.version: %v", key, err)
+	}
+	var p *pkg
+	var err error
+	if im.opts.Operators != "" {
+		p, err = im.findPackage(ov)
+	} else {
+		p, err = im.rebuildPackage(ov)
+	}
+	if err != nil {
+		return nil, err
+	}
+	im.pkgs[key] = p
+	return p, nil
+}
+
+// checkSegment checks a name used as one path segment.
+func checkSegment(s string) error {
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") || len(s) > 253 {
+		return fmt.Errorf("%q cannot name a folder", s)
+	}
+	return nil
+}
+
+// findPackage looks the package of ov up in Options.Operators.
+func (im *importer) findPackage(ov *OperatorVersion) (*pkg, error) {
+	var tried []string
+	for _, rel := range []string{path.Join(ov.Operator, ov.Version), ov.Operator} {
+		dir := filepath.Join(im.opts.Operators, filepath.FromSlash(rel))
+		b, err := bundle.LoadDir(dir)
+		if err != nil {
+			tried = append(tried, rel+"/")
+			continue
+		}
+		if b.Name == ov.Operator && b.Version == ov.Version {
+			im.noteTemplates(ov, b, dir)
+			return &pkg{dir: dir, b: b}, nil
+		}
+		tried = append(tried, fmt.Sprintf("%s/ (%s %s)", rel, b.Name, b.Version))
+	}
+	return nil, fmt.Errorf("OperatorVersion %s: package %s version %s is not in --operators %s (looked at %s); without --operators it is rebuilt from the OperatorVersion",
+		Key(ov.Namespace, ov.Name), ov.Operator, ov.Version, im.opts.Operators, strings.Join(tried, ", "))
+}
+
+// rebuildPackage rebuilds the package of ov into operators/<name>/<version>/.
+func (im *importer) rebuildPackage(ov *OperatorVersion) (*pkg, error) {
+	where := "OperatorVersion " + Key(ov.Namespace, ov.Name)
+	files, notes, err := rebuild(ov, im.exp.Operators[Key(ov.Namespace, ov.Operator)])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	b, err := bundle.Load(mapFS(files), ov.Operator)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the package it holds does not load: %w", where, err)
+	}
+	dir := path.Join("operators", ov.Operator, ov.Version)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		p := path.Join(dir, name)
+		if old, ok := im.res.Files[p]; ok && string(old) != string(files[name]) {
+			return nil, fmt.Errorf("%s: holds another package than an OperatorVersion of another namespace with the same name and version (%s differs)", where, p)
+		}
+		im.res.Files[p] = files[name]
+	}
+	if !im.rebuilt[dir] {
+		im.rebuilt[dir] = true
+		im.res.Rebuilt++
+		im.res.Notes = append(im.res.Notes, notes...)
+	}
+	return &pkg{dir: dir, rebuilt: true, b: b}, nil
+}
+
+// noteTemplates notes the templates of a package found in --operators
+// that differ from those the OperatorVersion holds: the cluster runs what
+// the OperatorVersion says, and the render will differ from it.
+func (im *importer) noteTemplates(ov *OperatorVersion, b *bundle.Bundle, dir string) {
+	var diff []string
+	for _, name := range slices.Sorted(maps.Keys(ov.Templates)) {
+		if got, ok := b.Templates[name]; !ok || string(got) != ov.Templates[name] {
+			diff = append(diff, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(b.Templates)) {
+		if _, ok := ov.Templates[name]; !ok {
+			diff = append(diff, name)
+		}
+	}
+	if len(diff) > 0 {
+		im.res.Notes = append(im.res.Notes, fmt.Sprintf("OperatorVersion %s: the package %s holds other templates than the cluster's (%s): the render will differ from what KUDO applied",
+			Key(ov.Namespace, ov.Name), dir, strings.Join(diff, ", ")))
+	}
+}
+
+// checkTree refuses a path that is both a file and a folder of another
+// path (a namespace named "operators" with an instance named after a
+// rebuilt package).
+func checkTree(files map[string][]byte) error {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if _, ok := files[d]; ok {
+				return fmt.Errorf("%s would be both a file and the folder of %s: import the namespace apart (--namespace) into another -o DIR, or use --operators", d, p)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,451 @@
+package engine
+
+import (
+	"fmt"
+	"maps"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
+	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
+	"github.com/kudo-render/kudo-render/internal/extend"
+	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/kube"
+	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/render"
+)
+
+// DefaultPlan is rendered when a request names no plan.
+const DefaultPlan = "deploy"
+
+// Request is one instance of one bundle to render.
+type Request struct {
+	Bundle   *bundle.Bundle
+	Instance render.Instance
+	Plans    []string       // default: deploy
+	Params   map[string]any // values from the FunctionConfig
+	// Target names the output's target (argocd, plain, flux). The core
+	// does not interpret it: it is part of the processed-by marker, and the
+	// adapter's Options.Decorate writes the target's annotations.
+	Target    string
+	PipeNames map[string]string
+	// ServerSideApply overrides the default (on for KEP-0009 bundles,
+	// off for KUDO packages); see [ServerSideApply].
+	ServerSideApply *bool
+	PublisherImage  string
+	// KubeVersion is the Kubernetes version the config asks for ("1.34"),
+	// "" for the default: part of the processed-by marker, since it
+	// changes the output (Options.KubeVersion is what the render uses).
+	KubeVersion string
+	// Source is the provenance written on every object; default
+	// name@version of the bundle. Extensions list their chain
+	// ("ext@1 <- base@2").
+	Source string
+	// Origin lists the git sources of the chain (url@commit:path).
+	Origin string
+	// Dependencies resolves the packages of KudoOperator tasks; nil makes
+	// them an error.
+	Dependencies DependencyResolver
+	// ExpectedResourceVersions pins the resource versions of the output
+	// (digest.Key -> sha256:...); a render that differs fails.
+	ExpectedResourceVersions map[string]string
+	// Resources are objects of the framework's resource definitions
+	// (definitions/*.yaml), validated against their schemas and given to
+	// templates as .Resources.<slugPlural>.
+	Resources []map[string]any
+	// ResourceSource, when set, says where a resource of Resources came
+	// from (a file, an input item) for messages; the adapter that
+	// collected the resources knows where they were recorded.
+	ResourceSource func(obj map[string]any) string
+}
+
+// plans returns the plans to render.
+func (r Request) plans() []string {
+	if len(r.Plans) == 0 {
+		return []string{DefaultPlan}
+	}
+	return r.Plans
+}
+
+// ServerSideApply tells whether objects of b are applied server-side:
+// the request's override when set, else on for KEP-0009 framework
+// bundles and off for KUDO packages. It is the one place that decides.
+func ServerSideApply(b *bundle.Bundle, override *bool) bool {
+	if override != nil {
+		return *override
+	}
+	return b.Format == bundle.FormatFramework
+}
+
+// Marker is the processed-by marker the objects of req carry:
+// <framework>@<version>/<digest of everything the render reads>.
+func Marker(req Request) (string, error) {
+	extra := map[string]string{"publisherImage": req.PublisherImage, "source": req.Source, "origin": req.Origin}
+	for k, v := range req.PipeNames {
+		extra["pipe."+k] = v
+	}
+	if req.ServerSideApply != nil {
+		extra["serverSideApply"] = fmt.Sprint(*req.ServerSideApply)
+	}
+	if req.KubeVersion != "" {
+		extra["kubeVersion"] = req.KubeVersion
+	}
+	d, err := digest.InputDigest(digest.Input{
+		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
+		Plans: req.plans(), Target: req.Target, Params: req.Params, Extra: extra,
+	})
+	if err != nil {
+		return "", err
+	}
+	return digest.Marker(req.Bundle, d), nil
+}
+
+// DependencyResolver loads the package a KudoOperator task names, and
+// returns the resolver for that package's own dependencies.
+type DependencyResolver = extend.DependencyResolver
+
+// Error is a render failure of one instance.
+type Error struct {
+	Instance  string
+	Framework string
+	Err       error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cannot render instance %q of %s: %v", e.Instance, e.Framework, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Item is one object of the output with what adapters need to place it:
+// its wave, whether it runs once, how it is applied and where in the
+// plans it comes from. Items are neutral: no GitOps tool's annotations
+// are implied; adapters write them (Options.Decorate).
+type Item struct {
+	Obj *object.Object
+	// Wave orders the output: objects of a wave are applied after those of
+	// every earlier wave. common/ objects are in wave -1.
+	Wave int
+	// Hook marks an object that runs once (a later step deletes it, or a
+	// pipe Job).
+	Hook bool
+	// ServerSideApply asks for server-side apply.
+	ServerSideApply bool
+	// Meta says which operator, instance, plan, phase, step and template the
+	// object belongs to (Plan is empty for common/ objects).
+	Meta enhance.Meta
+	// Task is the task that rendered the object ("" for common/).
+	Task string
+	// First is the step that applies the object first, which decides its
+	// wave (Meta names the step that applies it last). Empty for common/.
+	First StepRef
+	// Toggle is set when a Toggle task put the object in the output.
+	Toggle *Toggle
+	// Parent is the instance whose KudoOperator task installs the object's
+	// instance; empty for objects of the instance rendered.
+	Parent string
+	// marker is the processed-by marker of the object's request.
+	marker string
+}
+
+// StepRef names a step of a plan of an instance.
+type StepRef struct {
+	Instance, Plan, Phase, Step string
+}
+
+// Toggle names the Toggle task that controls an object.
+type Toggle struct {
+	Task      string
+	Parameter string
+}
+
+// Options of a render as a whole.
+type Options struct {
+	// Lookup are objects that references (getValueFrom) may read but that
+	// are not part of the output: the items of a KRM ResourceList.
+	Lookup []*object.Object
+	// LookupFunc, when set, gives more lookup objects; it is called only
+	// when an object of the render holds a reference, so an adapter with
+	// many input items decodes them only then.
+	LookupFunc func() ([]*object.Object, error)
+	// FailOnSecretCopy makes copying a value out of a Secret into another
+	// kind of object an error instead of a warning.
+	FailOnSecretCopy bool
+	// Warn receives warnings; nil discards them.
+	Warn func(string)
+	// Strict makes the warnings of the bundles (unknown fields KUDO
+	// ignored) errors.
+	Strict bool
+	// Reference, when set, is told of every resolved getValueFrom
+	// reference: the object that reads, the object read, the field.
+	Reference func(from, to *object.Object, field string)
+	// ToggledOff, when set, is told of every Toggle task that leaves its
+	// objects out (its parameter is false), with the objects it would
+	// render, in output order of the requests.
+	ToggledOff func(OffToggle)
+	// KubeVersion is the Kubernetes version the render targets; zero is
+	// versions.Default. Objects of API versions it no longer serves are
+	// converted to their successors, and every object is validated
+	// against its API (see docs/kubernetes-versions.md).
+	KubeVersion versions.Version
+	// CRDs are CustomResourceDefinitions that are not objects of the
+	// render: custom resources of their kinds are validated against their
+	// schemas.
+	CRDs []*object.Object
+	// LoadCRDs, when set, gives more such definitions; it is called only
+	// when the render is validated.
+	LoadCRDs func() ([]*object.Object, error)
+	// NoValidate skips the validation against the Kubernetes API.
+	NoValidate bool
+	// Note, when set, receives notes (a conversion to another API
+	// version) as diagnostics; otherwise Warn gets their text.
+	Note func(*diag.Diagnostic)
+	// Decorate, when set, writes an adapter's annotations (Argo CD waves
+	// and hooks, Flux's force) once objects are final but before their
+	// resource versions are digested, so the digests cover them.
+	Decorate func([]Item)
+}
+
+// Render renders every request and returns the objects of all of them in
+// output order. Manifests of common/ appear once per framework.
+func Render(reqs ...Request) ([]*object.Object, error) {
+	items, err := RenderWith(Options{}, reqs...)
+	if err != nil {
+		return nil, err
+	}
+	return Objects(items), nil
+}
+
+// Objects returns the objects of items, in order.
+func Objects(items []Item) []*object.Object {
+	out := make([]*object.Object, len(items))
+	for i, it := range items {
+		out[i] = it.Obj
+	}
+	return out
+}
+
+// RenderWith renders every request: objects are enhanced, their
+// cross-resource references resolved, their dependencies hashed, decorated
+// by the adapter, digested and sorted. It is all or nothing.
+func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
+	items, warnings, off, err := renderAll(reqs)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ToggledOff != nil {
+		for _, t := range off {
+			opts.ToggledOff(t)
+		}
+	}
+	if err := report(warnings, opts); err != nil {
+		return nil, err
+	}
+	objs := Objects(items)
+	if err := normalize(objs, items, opts); err != nil {
+		return nil, err
+	}
+	scopes := enhance.ScopesOf(objs)
+	// An object listed twice is enhanced twice, in item order.
+	par.DoIf(par.Distinct(objs), len(items), func(i int) { enhance.Object(items[i].Obj, items[i].Meta, scopes) })
+	// After KUDO's labels: a removed version's defaults that the successor
+	// changed are written out, and some come from the labels (the selector
+	// extensions/v1beta1 took from the pod template's labels).
+	if err := convert(items, opts); err != nil {
+		return nil, err
+	}
+	lookup := opts.Lookup
+	if opts.LookupFunc != nil && refs.AnyReference(objs) {
+		more, err := opts.LookupFunc()
+		if err != nil {
+			return nil, err
+		}
+		lookup = append(append([]*object.Object{}, lookup...), more...)
+	}
+	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference}); err != nil {
+		return nil, fmt.Errorf("cannot resolve references: %w", err)
+	}
+	if err := enhance.DependenciesHash(objs); err != nil {
+		return nil, err
+	}
+	if opts.Decorate != nil {
+		opts.Decorate(items)
+	}
+	if err := finish(items, reqs); err != nil {
+		return nil, err
+	}
+	if !opts.NoValidate {
+		if err := validateItems(items, opts); err != nil {
+			return nil, err
+		}
+	}
+	Sort(items)
+	return items, nil
+}
+
+// renderAll renders the requests on all cores and returns their items in
+// request order: for each request, the common/ manifests of frameworks no
+// earlier request brought, then its own objects. The result is the same
+// whatever the scheduling.
+func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
+	results := make([]rendered, len(reqs))
+	par.Do(len(reqs), func(i int) {
+		results[i] = renderRequest(reqs[i])
+	})
+	var items []Item
+	if len(results) > 1 {
+		n := 0
+		for _, r := range results {
+			n += len(r.items)
+		}
+		items = make([]Item, 0, n)
+	}
+	var warnings []*diag.Diagnostic
+	var off []OffToggle
+	seen := map[string]bool{}
+	warned := map[*diag.Diagnostic]bool{}
+	for i, r := range results {
+		if r.err != nil {
+			return nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
+		}
+		for _, w := range r.warnings {
+			if !warned[w] {
+				warned[w] = true
+				warnings = append(warnings, w)
+			}
+		}
+		for _, c := range r.commons {
+			if !seen[c.id] {
+				seen[c.id] = true
+				items = append(items, c.items...)
+			}
+		}
+		if len(items) == 0 && len(results) == 1 {
+			items = r.items // the only list: no copy (100,000 items are 40 MB)
+		} else {
+			items = append(items, r.items...)
+		}
+		off = append(off, r.off...)
+	}
+	return items, warnings, off, nil
+}
+
+// normalize types the scalars of the objects the way Kubernetes reads
+// them and removes the fields their API type does not have (package kube),
+// reporting each removal.
+func normalize(objs []*object.Object, items []Item, opts Options) error {
+	found, err := kube.Normalize(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
+	if err != nil {
+		return err
+	}
+	if opts.Warn != nil {
+		for _, d := range found {
+			opts.Warn(d.Error())
+		}
+	}
+	return nil
+}
+
+// report gives the bundles' warnings to opts.Warn, once each, in request
+// order; with opts.Strict they are an error.
+func report(warnings []*diag.Diagnostic, opts Options) error {
+	if len(warnings) == 0 {
+		return nil
+	}
+	if opts.Strict {
+		errs := make([]*diag.Diagnostic, len(warnings))
+		for i, w := range warnings {
+			c := *w
+			c.Severity = diag.SeverityError
+			errs[i] = &c
+		}
+		return &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
+	}
+	if opts.Warn != nil {
+		for _, w := range warnings {
+			opts.Warn(w.Error() + diag.Tolerated)
+		}
+	}
+	return nil
+}
+
+// rendered is the result of one request.
+type rendered struct {
+	commons  []common
+	items    []Item
+	warnings []*diag.Diagnostic
+	off      []OffToggle
+	err      error
+}
+
+// OffToggle is a Toggle task whose parameter is false: the objects it
+// would render are not in the output.
+type OffToggle struct {
+	Step StepRef
+	// Wave is the wave the step would have applied them in.
+	Wave      int
+	Task      string
+	Parameter string
+	// Objects are the objects left out, as Kind/name.
+	Objects []string
+}
+
+// common is the common/ manifests of one framework.
+type common struct {
+	id    string
+	items []Item
+}
+
+func renderRequest(req Request) rendered {
+	// The marker digests the whole package (JSON of the model): it is
+	// worked out on another core while the request renders, which only
+	// reads the package. A render error still wins over a marker error.
+	type markerResult struct {
+		marker string
+		err    error
+	}
+	mc := make(chan markerResult, 1)
+	go func() {
+		m, err := Marker(req)
+		mc <- markerResult{m, err}
+	}()
+	in, err := renderOne(req)
+	mr := <-mc
+	if err != nil {
+		return rendered{err: err}
+	}
+	marker, err := mr.marker, mr.err
+	if err != nil {
+		return rendered{err: err}
+	}
+	for i := range in.items {
+		in.items[i].marker = marker
+	}
+	for _, c := range in.commonList {
+		for i := range c.items {
+			c.items[i].marker = marker
+		}
+	}
+	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
+}
+
+// finish writes resource versions and processed-markers, which digest
+// everything else, and checks the pinned resource versions.
+func finish(items []Item, reqs []Request) error {
+	// After Decorate, which may have changed the items: an object listed
+	// twice is annotated twice, in item order.
+	errs := make([]error, len(items))
+	par.DoIf(par.Distinct(Objects(items)), len(items), func(i int) {
+		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker)
+	})
+	if err := par.FirstError(errs); err != nil {
+		return err
+	}
+	expected := map[string]string{}
+	for _, r := range reqs {
+		maps.Copy(expected, r.ExpectedResourceVersions)
+	}
+	return digest.Check(Objects(items), expected)
+}

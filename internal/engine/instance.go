@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
+	"github.com/kudo-render/kudo-render/internal/extend"
+	"github.com/kudo-render/kudo-render/internal/kube/kinds"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/plan"
+	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/params/schema"
+)
+
+// instance is the render of one request: its units (the instance and the
+// dependencies its KudoOperator tasks install) and the items so far.
+type instance struct {
+	req        Request
+	top        *plan.Unit
+	units      map[*plan.Unit]*unit
+	source     string
+	commonSeen map[string]bool
+	commonList []common
+	items      []Item
+	// warnings of the bundles rendered (the instance's, its dependencies')
+	warnings []*diag.Diagnostic
+	// off are the Toggle tasks that leave their objects out.
+	off []OffToggle
+}
+
+// unit is how one instance is rendered.
+type unit struct {
+	r        *render.Renderer
+	resolver DependencyResolver
+}
+
+func renderOne(req Request) (*instance, error) {
+	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
+		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
+	}
+	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
+		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
+	}
+	in, err := newInstance(req)
+	if err != nil {
+		return nil, err
+	}
+	invs, err := in.schedule()
+	if err != nil {
+		return nil, err
+	}
+	if err := in.commons(invs); err != nil {
+		return nil, err
+	}
+	state, err := in.fold(invs)
+	if err != nil {
+		return nil, err
+	}
+	entries := state.Entries()
+	in.items = make([]Item, 0, len(entries))
+	for _, e := range entries {
+		in.items = append(in.items, in.item(e))
+	}
+	return in, nil
+}
+
+// newInstance resolves the parameters and resources of req.
+func newInstance(req Request) (*instance, error) {
+	b := req.Bundle
+	values, err := resolveParams(b, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	resources, err := definedResources(b, req.Resources, req.ResourceSource)
+	if err != nil {
+		return nil, err
+	}
+	top := &plan.Unit{Bundle: b, Instance: req.Instance.Name, Values: values}
+	r := render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage, Resources: resources})
+	source := req.Source
+	if source == "" {
+		source = b.ID()
+	}
+	return &instance{
+		req: req, top: top, source: source, commonSeen: map[string]bool{},
+		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle)}},
+		warnings: b.Warnings,
+	}, nil
+}
+
+// resolveParams is the one parameter stage (schema.ResolveParams).
+func resolveParams(b *bundle.Bundle, values map[string]any) (params.Values, error) {
+	return schema.ResolveParams(b, values)
+}
+
+func (in *instance) schedule() ([]*plan.Invocation, error) {
+	opts := plan.Options{Instance: in.req.Instance.Name, PipeNames: in.req.PipeNames}
+	if in.req.Dependencies != nil {
+		opts.Dependency = in.dependency
+	}
+	return plan.ScheduleUnit(in.top, in.req.plans(), opts)
+}
+
+// commons renders the common/ manifests, once per framework: the
+// rendered one's, then those of its dependencies in the order they run
+// (renderAll keeps the first of each framework over all requests).
+func (in *instance) commons(invs []*plan.Invocation) error {
+	if err := in.common(in.top); err != nil {
+		return err
+	}
+	for _, inv := range invs {
+		if u := inv.Unit; u != nil && u != in.top {
+			if err := in.common(u); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (in *instance) common(u *plan.Unit) error {
+	b := u.Bundle
+	if in.commonSeen[b.ID()] {
+		return nil
+	}
+	in.commonSeen[b.ID()] = true
+	objs, err := in.units[u].r.Common()
+	if err != nil {
+		return err
+	}
+	source, origin := in.source, in.req.Origin
+	if u != in.top {
+		source, origin = b.ID(), ""
+	}
+	c := common{id: b.ID()}
+	for _, rd := range objs {
+		c.items = append(c.items, Item{
+			Obj: rd.Obj, Wave: -1, ServerSideApply: ServerSideApply(b, in.req.ServerSideApply),
+			Meta: enhance.Meta{OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Origin: origin, Template: rd.Template},
+		})
+	}
+	in.commonList = append(in.commonList, c)
+	return nil
+}
+
+// fold renders every invocation and folds applies and deletes into the
+// desired state.
+func (in *instance) fold(invs []*plan.Invocation) (*plan.State, error) {
+	state := plan.NewState()
+	for _, inv := range invs {
+		objs, err := in.run(inv)
+		if err != nil {
+			return nil, err
+		}
+		if inv.Action == plan.Delete && inv.Task.Kind == bundle.KindToggle {
+			in.recordOff(inv, objs)
+		}
+		for _, rd := range objs {
+			key := in.key(rd.Obj)
+			switch {
+			case inv.Action == plan.Delete:
+				state.Delete(key)
+			case inv.Toggled && state.Has(key):
+				// already part of the rendered plans
+			default:
+				state.Apply(key, rd.Obj, inv, rd.Template)
+				if rd.Hook {
+					state.Delete(key)
+				}
+			}
+		}
+	}
+	return state, nil
+}
+
+// recordOff records a Toggle task whose parameter is false.
+func (in *instance) recordOff(inv *plan.Invocation, objs []render.Rendered) {
+	t := OffToggle{Step: StepRef{Instance: in.req.Instance.Name, Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step},
+		Task: inv.Task.Name, Parameter: inv.Task.Parameter, Wave: inv.Wave}
+	if u := inv.Unit; u != nil && u != in.top {
+		t.Step.Instance = u.Instance
+	}
+	for _, rd := range objs {
+		t.Objects = append(t.Objects, rd.Obj.Kind()+"/"+rd.Obj.Name())
+	}
+	in.off = append(in.off, t)
+}
+
+// run renders the task of one invocation with its unit's renderer.
+func (in *instance) run(inv *plan.Invocation) ([]render.Rendered, error) {
+	step := render.Step{Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step, Task: inv.Task.Name, Pipes: inv.Pipes}
+	r := in.units[in.top].r
+	if u := in.units[inv.Unit]; u != nil {
+		r = u.r
+	}
+	if inv.Action == plan.Pipe {
+		return r.Pipe(step, inv.Task)
+	}
+	return r.Task(step, inv.Task)
+}
+
+// key identifies an object of the desired state.
+func (in *instance) key(o *object.Object) string {
+	ns := in.req.Instance.Namespace
+	if kinds.ClusterScoped(o.Group(), o.Kind()) {
+		ns = ""
+	}
+	return o.Group() + "/" + o.Kind() + "/" + ns + "/" + o.Name()
+}
+
+// item turns an entry of the desired state into an item.
+func (in *instance) item(e *plan.Entry) Item {
+	b, req := in.req.Bundle, in.req
+	it := Item{
+		Obj: e.Obj, Wave: e.Wave, Hook: e.Hook, ServerSideApply: ServerSideApply(b, req.ServerSideApply),
+		Task: e.Inv.Task.Name,
+		Meta: enhance.Meta{
+			OperatorName: b.Name, OperatorVersion: b.Version,
+			Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
+			Plan: e.Inv.Plan, Phase: e.Inv.Phase, Step: e.Inv.Step,
+			Source: in.source, Origin: req.Origin, Template: e.Template,
+		},
+	}
+	first := e.First
+	if first == nil {
+		first = e.Inv
+	}
+	it.First = StepRef{Instance: req.Instance.Name, Plan: first.Plan, Phase: first.Phase, Step: first.Step}
+	if u := first.Unit; u != nil && u != in.top {
+		it.First.Instance = u.Instance
+	}
+	if t := e.Inv.Task; t.Kind == bundle.KindToggle {
+		it.Toggle = &Toggle{Task: t.Name, Parameter: t.Parameter}
+	}
+	if u := e.Inv.Unit; u != nil && u != in.top {
+		// an object of a dependency: its own operator and instance
+		ub := u.Bundle
+		it.Meta.OperatorName, it.Meta.OperatorVersion = ub.Name, ub.Version
+		it.Meta.Instance, it.Meta.Source, it.Meta.Origin = u.Instance, ub.ID(), ""
+		it.ServerSideApply = ServerSideApply(ub, req.ServerSideApply)
+		if u.Parent != nil {
+			it.Parent = u.Parent.Instance
+		}
+	}
+	return it
+}
+
+// dependency resolves a KudoOperator task: the package, the instance name
+// (instanceName, or <parent>-<operator> as KUDO names it) and the
+// parameters from the parameter file, rendered with the parent's
+// variables. Its parameters go through the same stage as the top
+// instance's.
+func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, error) {
+	pu := in.units[parent]
+	if pu == nil || pu.resolver == nil {
+		return nil, fmt.Errorf("cannot resolve package %q", t.Operator.Package)
+	}
+	b, resolver, err := pu.resolver(t)
+	if err != nil {
+		return nil, err
+	}
+	in.warnings = append(in.warnings, b.Warnings...)
+	name := t.Operator.InstanceName
+	if name == "" {
+		name = parent.Instance + "-" + b.Name
+	}
+	if err := object.CheckInstanceName(name); err != nil {
+		return nil, fmt.Errorf("task %q: instance name of the dependency %v (set instanceName)", t.Name, err)
+	}
+	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
+	if err != nil {
+		return nil, err
+	}
+	values, err := resolveParams(b, raw)
+	if err != nil {
+		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)
+	}
+	child := &plan.Unit{Bundle: b, Instance: name, Values: values, Parent: parent}
+	inst := render.Instance{Name: name, Namespace: in.req.Instance.Namespace}
+	in.units[child] = &unit{r: render.New(b, values, inst, render.Options{PublisherImage: in.req.PublisherImage}), resolver: resolver}
+	return child, nil
+}
+
+// definedResources validates the resources of the framework's definitions
+// and groups them for templates; a framework without definitions accepts
+// none. source says where a resource came from (nil: unknown).
+func definedResources(b *bundle.Bundle, resources []map[string]any, source func(map[string]any) string) (map[string][]any, error) {
+	if len(b.Definitions) == 0 {
+		if len(resources) > 0 {
+			return nil, fmt.Errorf("%d resource(s) given, but %s has no resource definitions (definitions/)", len(resources), b.ID())
+		}
+		return map[string][]any{}, nil
+	}
+	defs, err := schema.LoadDefinitions(b)
+	if err != nil {
+		return nil, err
+	}
+	return schema.Resources(b.Name, defs, resources, source)
+}

@@ -1,0 +1,107 @@
+package extend
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/source/location"
+)
+
+// DependencyResolver loads the package a KudoOperator task names, and
+// returns the resolver for that package's own dependencies.
+type DependencyResolver func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error)
+
+// Dependencies resolves the packages of the KudoOperator tasks of res: a
+// package that is a path ("./zk", "../operators/zookeeper") is relative to
+// the bundle of the chain that defines the task; a name is looked up in
+// the repositories (<package>/<operatorVersion>/, or <package>/ with that
+// version). The operatorVersion and appVersion a task asks for must match
+// the package; a package that depends on itself, directly or not, is an
+// error.
+func Dependencies(ctx context.Context, res *Result, opts Options) DependencyResolver {
+	opts.Base = nil
+	return dependencies(ctx, res.Locations, []string{res.Chain[0].Location}, opts)
+}
+
+func dependencies(ctx context.Context, locs []location.Location, chain []string, opts Options) DependencyResolver {
+	return func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		op := t.Operator
+		loc := locs[min(t.Depth, len(locs)-1)]
+		var childLoc location.Location
+		var err error
+		if strings.HasPrefix(op.Package, ".") || strings.Contains(op.Package, "/") {
+			childLoc, err = loc.Join(op.Package)
+		} else {
+			childLoc, err = opts.sources().Find(ctx, op.Package, op.OperatorVersion)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := Load(ctx, childLoc, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		id := res.Chain[0].Location
+		for _, c := range chain {
+			if c == id {
+				return nil, nil, fmt.Errorf("dependency cycle: %s -> %s", strings.Join(chain, " -> "), id)
+			}
+		}
+		if err := matchVersions(op, res.Bundle); err != nil {
+			return nil, nil, err
+		}
+		return res.Bundle, dependencies(ctx, res.Locations, append(chain, id), opts), nil
+	}
+}
+
+func matchVersions(op *bundle.KudoOperatorSpec, b *bundle.Bundle) error {
+	if op.OperatorVersion != "" && b.Version != op.OperatorVersion {
+		return fmt.Errorf("package %q has operatorVersion %s, the task asks for %s", op.Package, b.Version, op.OperatorVersion)
+	}
+	if op.AppVersion != "" && b.AppVersion != op.AppVersion {
+		return fmt.Errorf("package %q has appVersion %s, the task asks for %s", op.Package, b.AppVersion, op.AppVersion)
+	}
+	return nil
+}
+
+// Prefetch starts loading the package of every KudoOperator task of b
+// at once, on goroutines, and returns a resolver that waits for a task's
+// load when the plans reach it; the dependencies of each package are
+// prefetched the same way. Packages from several git repositories are
+// thus fetched concurrently, and the result is the same as with r alone:
+// each task gets what r gives for it, an error only when the task is
+// resolved (a task no rendered plan reaches never fails the render).
+func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
+	if r == nil || b == nil {
+		return r
+	}
+	type load struct {
+		b    *bundle.Bundle
+		next DependencyResolver
+		err  error
+		done chan struct{}
+	}
+	loads := map[*bundle.Task]*load{}
+	for _, t := range b.Tasks {
+		if t.Kind != bundle.KindKudoOperator || t.Operator == nil {
+			continue
+		}
+		l := &load{done: make(chan struct{})}
+		loads[t] = l
+		go func() {
+			defer close(l.done)
+			if l.b, l.next, l.err = r(t); l.err == nil {
+				l.next = Prefetch(l.next, l.b)
+			}
+		}()
+	}
+	return func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		if l, ok := loads[t]; ok {
+			<-l.done
+			return l.b, l.next, l.err
+		}
+		return r(t)
+	}
+}

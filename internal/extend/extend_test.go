@@ -1,0 +1,459 @@
+package extend
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kudo-render/kudo-render/internal/source/location"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kudo-render/kudo-render/bundle"
+)
+
+// writeTree writes files (path -> content) below dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const baseFramework = `name: base
+version: "1.0"
+tasks:
+  deploy:
+    resources: [deploy.yaml]
+  backup:
+    resources: [job.yaml]
+    patches: [backup.yaml]
+plans:
+  deploy:
+    steps:
+      - name: deploy
+        tasks: [deploy]
+  backup:
+    steps:
+      - name: backup
+        tasks: [backup]
+`
+
+var baseFiles = map[string]string{
+	"framework.yaml":         baseFramework,
+	"templates/deploy.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deploy}\n",
+	"templates/job.yaml":     "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\n",
+	"templates/backup.yaml":  "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {backoffLimit: 1}\n",
+	"templates/restore.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {backoffLimit: 2}\n",
+	// The KEP-0012 parameter example, base side.
+	"params.yaml": `backup:
+  default: backup.sql
+  description: The file the backup job saves the sql dump, and the file the restore occurs from.
+password:
+  default: password
+  description: Some words
+`,
+}
+
+// TestKEP0012Params is KEP-0012's "Add and Updating Parameters" example.
+func TestKEP0012Params(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, filepath.Join(dir, "base"), baseFiles)
+	writeTree(t, filepath.Join(dir, "ext"), map[string]string{
+		"framework.yaml": "version: \"1.0\"\nextends: {path: ../base}\n",
+		"params.yaml": `backup:
+  default: /path/to/new/location.sql
+password:
+  description: A more detailed description of the parameter
+data:
+  default: /path/to/sample/data.sql
+  description: Storage location of sample data to load
+`,
+	})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type p struct{ Name, Default, Description string }
+	var got []p
+	for _, prm := range res.Bundle.Params {
+		got = append(got, p{prm.Name, prm.Default.(string), prm.Description})
+	}
+	want := []p{
+		{"backup", "/path/to/new/location.sql", "The file the backup job saves the sql dump, and the file the restore occurs from."},
+		{"password", "password", "A more detailed description of the parameter"},
+		{"data", "/path/to/sample/data.sql", "Storage location of sample data to load"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merged params (-want +got):\n%s", diff)
+	}
+	if res.Bundle.Name != "base" {
+		t.Errorf("an extension without a name keeps the base's: got %q", res.Bundle.Name)
+	}
+}
+
+func TestMergeTasksAndPlans(t *testing.T) {
+	cases := map[string]struct {
+		reason    string
+		framework string
+		check     func(t *testing.T, b *bundle.Bundle)
+	}{
+		"Inherited": {
+			reason:    "An extension without tasks or plans has exactly the base's, its files as base/<file>.",
+			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\n",
+			check: func(t *testing.T, b *bundle.Bundle) {
+				if diff := cmp.Diff([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("backup"))); diff != "" {
+					t.Errorf("backup task (-want +got):\n%s", diff)
+				}
+				if b.Plan("deploy") == nil || b.Plan("backup") == nil {
+					t.Error("base plans not inherited")
+				}
+				if b.Name != "ext" || b.Version != "2" {
+					t.Errorf("name/version = %s/%s, want the extension's", b.Name, b.Version)
+				}
+			},
+		},
+		"ReplaceTask": {
+			reason:    "A task defined in the extension replaces the base task of that name; base/<task> still names the base's.",
+			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\ntasks:\n  backup:\n    resources: [mine.yaml]\n",
+			check: func(t *testing.T, b *bundle.Bundle) {
+				if diff := cmp.Diff([]string{"mine.yaml"}, taskFiles(b.Task("backup"))); diff != "" {
+					t.Errorf("backup (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("base/backup"))); diff != "" {
+					t.Errorf("base/backup (-want +got):\n%s", diff)
+				}
+				// The inherited backup plan runs the final (replaced) task.
+				if got := b.Plan("backup").Phases[0].Steps[0].Tasks; !slices.Equal(got, []string{"backup"}) {
+					t.Errorf("backup plan tasks = %v", got)
+				}
+			},
+		},
+		"FromTaskAppendsAndReplacesByFileName": {
+			reason: "from: base/<task> copies resources and patches; entries with the same file name replace, others append.",
+			framework: `name: ext
+version: "2"
+extends: {path: ../base}
+tasks:
+  backup:
+    from: base/backup
+    patch: [backup.yaml, extra.yaml]
+`,
+			check: func(t *testing.T, b *bundle.Bundle) {
+				got := b.Task("backup")
+				if diff := cmp.Diff([]string{"base/job.yaml"}, got.Resources); diff != "" {
+					t.Errorf("resources (-want +got):\n%s", diff)
+				}
+				var patches []string
+				for _, p := range got.Patches {
+					patches = append(patches, p.Path)
+				}
+				if diff := cmp.Diff([]string{"backup.yaml", "extra.yaml"}, patches); diff != "" {
+					t.Errorf("patches (-want +got):\n%s", diff)
+				}
+			},
+		},
+		"FromOtherTaskName": {
+			reason:    "from may name a base task of another name (KEP-0009's clear-data: from: base/init).",
+			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\ntasks:\n  clear:\n    from: base/deploy\n    patches: [extra.yaml]\n",
+			check: func(t *testing.T, b *bundle.Bundle) {
+				if diff := cmp.Diff([]string{"base/deploy.yaml", "extra.yaml"}, taskFiles(b.Task("clear"))); diff != "" {
+					t.Errorf("clear (-want +got):\n%s", diff)
+				}
+			},
+		},
+		"PlanFromAppendsSteps": {
+			reason: "from: base/<plan> copies the base plan's steps and appends the extension's.",
+			framework: `name: ext
+version: "2"
+extends: {path: ../base}
+plans:
+  deploy:
+    from: base/deploy
+    steps:
+      - name: more
+        tasks: [base/backup]
+`,
+			check: func(t *testing.T, b *bundle.Bundle) {
+				var steps []string
+				for _, st := range b.Plan("deploy").Phases[0].Steps {
+					steps = append(steps, st.Name+":"+strings.Join(st.Tasks, ","))
+				}
+				if diff := cmp.Diff([]string{"deploy:deploy", "more:base/backup"}, steps); diff != "" {
+					t.Errorf("steps (-want +got):\n%s", diff)
+				}
+			},
+		},
+		"ReplacePlan": {
+			reason:    "A plan defined in the extension replaces the base plan.",
+			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\nplans:\n  deploy:\n    steps:\n      - {name: only, tasks: [backup]}\n",
+			check: func(t *testing.T, b *bundle.Bundle) {
+				if got := b.Plan("deploy").Phases[0].Steps; len(got) != 1 || got[0].Name != "only" {
+					t.Errorf("deploy plan not replaced: %+v", got)
+				}
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, filepath.Join(dir, "base"), baseFiles)
+			writeTree(t, filepath.Join(dir, "ext"), map[string]string{
+				"framework.yaml":        tc.framework,
+				"templates/mine.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine}\n",
+				"templates/backup.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {backoffLimit: 9}\n",
+				"templates/extra.yaml":  "apiVersion: batch/v1\nkind: Job\nmetadata: {name: job}\nspec: {parallelism: 1}\n",
+			})
+			res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")}, Options{})
+			if err != nil {
+				t.Fatalf("%s\n%v", tc.reason, err)
+			}
+			tc.check(t, res.Bundle)
+		})
+	}
+}
+
+func taskFiles(t *bundle.Task) []string {
+	if t == nil {
+		return nil
+	}
+	out := slices.Clone(t.Resources)
+	for _, p := range t.Patches {
+		out = append(out, p.Path)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestLoadErrors(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		files  map[string]map[string]string // folder -> files
+		top    string
+		opts   Options
+		want   []string // substrings of the error
+		check  func(error) bool
+	}{
+		"MissingBase": {
+			reason: "A base folder that does not exist is an error naming it.",
+			files:  map[string]map[string]string{"ext": {"framework.yaml": "name: e\nversion: \"1\"\nextends: {path: ../nowhere}\n"}},
+			top:    "ext",
+			want:   []string{"nowhere"},
+		},
+		"MissingBaseTask": {
+			reason: "from: base/<task> naming no base task is reported with the tasks that exist.",
+			files: map[string]map[string]string{
+				"base": baseFiles,
+				"ext":  {"framework.yaml": "name: e\nversion: \"1\"\nextends: {path: ../base}\ntasks:\n  x:\n    from: base/nope\n"},
+			},
+			top:   "ext",
+			want:  []string{`from: "base/nope" names no task of the base`, "backup, deploy"},
+			check: func(err error) bool { var me *MergeError; return errors.As(err, &me) },
+		},
+		"UnknownBaseTemplate": {
+			reason: "base/<file> naming no base template is an error.",
+			files: map[string]map[string]string{
+				"base": baseFiles,
+				"ext":  {"framework.yaml": "name: e\nversion: \"1\"\nextends: {path: ../base}\ntasks:\n  x:\n    resources: [base/missing.yaml]\n"},
+			},
+			top:  "ext",
+			want: []string{`"base/missing.yaml", which is not a template of the base`},
+		},
+		"Cycle": {
+			reason: "a extends b extends a: the error lists the chain.",
+			files: map[string]map[string]string{
+				"a": {"framework.yaml": "name: a\nversion: \"1\"\nextends: {path: ../b}\n"},
+				"b": {"framework.yaml": "name: b\nversion: \"1\"\nextends: {path: ../a}\n"},
+			},
+			top:   "a",
+			want:  []string{"extends cycle", "/a -> ", "/b -> ", "/a)"},
+			check: func(err error) bool { var e *Error; return errors.As(err, &e) && len(e.Chain) == 3 },
+		},
+		"Depth": {
+			reason: "Chains deeper than MaxDepth stop.",
+			files: map[string]map[string]string{
+				"a": {"framework.yaml": "name: a\nversion: \"1\"\nextends: {path: ../b}\n"},
+				"b": {"framework.yaml": "name: b\nversion: \"1\"\nextends: {path: ../c}\n"},
+				"c": {"framework.yaml": "name: c\nversion: \"1\"\nextends: {path: ../d}\n"},
+				"d": {"framework.yaml": "name: d\nversion: \"1\"\ntasks: {}\nplans: {}\n"},
+			},
+			top:  "a",
+			opts: Options{MaxDepth: 1},
+			want: []string{"deeper than 1"},
+		},
+		"KudoWithoutRepositories": {
+			reason: "extends.kudo needs spec.repositories.",
+			files:  map[string]map[string]string{"ext": {"framework.yaml": "name: e\nversion: \"1\"\nextends: {kudo: {framework: mysql, version: \"5.7\"}}\n"}},
+			top:    "ext",
+			want:   []string{"names no spec.repositories"},
+		},
+		"KudoNotFound": {
+			reason: "A framework version that no repository has is reported with the repositories searched.",
+			files: map[string]map[string]string{
+				"repo/base": baseFiles,
+				"ext":       {"framework.yaml": "name: e\nversion: \"1\"\nextends: {kudo: {framework: base, version: \"9.9\"}}\n"},
+			},
+			top:  "ext",
+			want: []string{"framework base version 9.9 not found in repositories local"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for folder, files := range tc.files {
+				writeTree(t, filepath.Join(dir, folder), files)
+			}
+			opts := tc.opts
+			opts.Sources = &location.Sources{Repositories: []location.Repository{{Name: "local", Location: location.Local{Dir: filepath.Join(dir, "repo")}}}}
+			if name == "KudoWithoutRepositories" {
+				opts.Sources = nil
+			}
+			_, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, tc.top)}, opts)
+			if err == nil {
+				t.Fatalf("%s: want an error", tc.reason)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s\nerror %q does not contain %q", tc.reason, err, w)
+				}
+			}
+			if tc.check != nil && !tc.check(err) {
+				t.Errorf("%s: wrong error type %T", tc.reason, err)
+			}
+		})
+	}
+}
+
+func TestKudoRepositories(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		layout string // folder of the base inside the repository
+	}{
+		"VersionFolder":   {reason: "<framework>/<version>/", layout: "base/1.0"},
+		"FrameworkFolder": {reason: "<framework>/ whose framework.yaml has the version", layout: "base"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, filepath.Join(dir, "repo", tc.layout), baseFiles)
+			writeTree(t, filepath.Join(dir, "ext"), map[string]string{
+				"framework.yaml": "name: e\nversion: \"1\"\nextends: {kudo: {framework: base, version: \"1.0\"}}\n",
+			})
+			res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")},
+				Options{Sources: &location.Sources{Repositories: []location.Repository{{Name: "r", Location: location.Local{Dir: filepath.Join(dir, "repo")}}}}})
+			if err != nil {
+				t.Fatalf("%s: %v", tc.reason, err)
+			}
+			if got := []string{res.Chain[0].ID, res.Chain[1].ID}; !slices.Equal(got, []string{"e@1", "base@1.0"}) {
+				t.Errorf("chain = %v", got)
+			}
+		})
+	}
+}
+
+func TestBaseOverride(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, filepath.Join(dir, "base"), baseFiles)
+	fork := map[string]string{}
+	for k, v := range baseFiles {
+		fork[k] = v
+	}
+	fork["framework.yaml"] = strings.Replace(baseFramework, "name: base", "name: fork", 1)
+	writeTree(t, filepath.Join(dir, "fork"), fork)
+	writeTree(t, filepath.Join(dir, "ext"), map[string]string{"framework.yaml": "version: \"1\"\nextends: {path: ../base}\n"})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "ext")},
+		Options{Base: location.Local{Dir: filepath.Join(dir, "fork")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Chain[1].ID != "fork@1.0" {
+		t.Errorf("spec.base not used: chain %v", res.Chain)
+	}
+}
+
+// TestChainBaseMeansImmediateBase: in a chain c -> b -> a, base/ in c means
+// b, and b's base/ references keep pointing at a.
+func TestChainBaseMeansImmediateBase(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, filepath.Join(dir, "a"), baseFiles)
+	writeTree(t, filepath.Join(dir, "b"), map[string]string{
+		"framework.yaml":      "name: b\nversion: \"1\"\nextends: {path: ../a}\ntasks:\n  deploy:\n    resources: [base/deploy.yaml, b.yaml]\n",
+		"templates/b.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		"templates/only.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: only}\n",
+	})
+	writeTree(t, filepath.Join(dir, "c"), map[string]string{
+		"framework.yaml": "name: c\nversion: \"1\"\nextends: {path: ../b}\ntasks:\n  extra:\n    resources: [base/only.yaml]\n",
+	})
+	res, err := Load(context.Background(), location.Local{Dir: filepath.Join(dir, "c")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Bundle
+	if diff := cmp.Diff([]string{"base/b.yaml", "base/base/deploy.yaml"}, taskFiles(b.Task("deploy"))); diff != "" {
+		t.Errorf("deploy (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"base/only.yaml"}, taskFiles(b.Task("extra"))); diff != "" {
+		t.Errorf("extra (-want +got):\n%s", diff)
+	}
+	if _, ok := b.Templates["base/base/job.yaml"]; !ok {
+		t.Error("a's templates are not base/base/ in c")
+	}
+	if got := bundle.TemplatePath("base/base/job.yaml"); got != "base/base/templates/job.yaml" {
+		t.Errorf("TemplatePath = %q", got)
+	}
+}
+
+// TestPrefetchConcurrent: the packages of a bundle's KudoOperator tasks
+// are loaded at the same time, and each task gets its own result.
+func TestPrefetchConcurrent(t *testing.T) {
+	b := &bundle.Bundle{Tasks: []*bundle.Task{
+		{Name: "a", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "a"}},
+		{Name: "apply", Kind: "Apply"},
+		{Name: "b", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "b"}},
+		{Name: "c", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: "c"}},
+	}}
+	var mu sync.Mutex
+	waiting := 0
+	all := make(chan struct{})
+	slow := func(task *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		mu.Lock()
+		if waiting++; waiting == 3 {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all: // every load has started before any finishes
+		case <-time.After(10 * time.Second):
+			return nil, nil, errors.New("loads ran one after another")
+		}
+		if task.Name == "c" {
+			return nil, nil, errors.New("c is broken")
+		}
+		return &bundle.Bundle{Name: task.Operator.Package}, nil, nil
+	}
+	r := Prefetch(slow, b)
+	for _, task := range b.Tasks {
+		if task.Kind != bundle.KindKudoOperator {
+			continue
+		}
+		got, _, err := r(task)
+		switch {
+		case task.Name == "c" && (err == nil || err.Error() != "c is broken"):
+			t.Errorf("task c: error %v", err)
+		case task.Name != "c" && (err != nil || got.Name != task.Name):
+			t.Errorf("task %s: %v %v", task.Name, got, err)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package validate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/kube/validate"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+)
+
+// objects decodes a YAML stream as kudo-render decodes rendered templates.
+func objects(t *testing.T, src string) []*object.Object {
+	t.Helper()
+	out, err := tmpl.Render("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := tmpl.Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := make([]*object.Object, len(docs))
+	for i, d := range docs {
+		objs[i] = object.New(d.Map)
+	}
+	return objs
+}
+
+const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: data
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        ports: [{containerPort: 8080}]
+        resources: {limits: {cpu: "2"}}
+`
+
+func TestObject(t *testing.T) {
+	cases := []struct {
+		reason string
+		src    string
+		want   []string // "field: message part"; none: valid
+	}{
+		{reason: "a valid deployment", src: deployment},
+		{reason: "a service port as a string", src: "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ports: [{port: \"3888\"}]\n",
+			want: []string{`spec.ports[0].port: Invalid value: "3888": expected an integer`}},
+		{reason: "a name with an underscore", src: "apiVersion: v1\nkind: Service\nmetadata: {name: zk_HS}\nspec:\n  ports: [{port: 3888}]\n",
+			want: []string{`metadata.name: Invalid value: "zk_HS"`}},
+		{reason: "a misspelt kind", src: "apiVersion: v1\nkind: Servic\nmetadata: {name: s}\n",
+			want: []string{`kind: no kind "Servic" is served in v1; did you mean "Service"?`}},
+		{reason: "replicas as a string", src: strings.Replace(deployment, "replicas: 3", `replicas: "3"`, 1),
+			want: []string{`spec.replicas: Invalid value: "3": expected an integer`}},
+		{reason: "a container without a name", src: strings.Replace(deployment, "- name: web\n        image", "- image", 1),
+			want: []string{"spec.template.spec.containers[0].name: Required value"}},
+		{reason: "a label value of 70 characters", src: strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a: "+strings.Repeat("x", 70)+"}\n", 1),
+			want: []string{"metadata.labels: Invalid value: \"" + strings.Repeat("x", 70) + "\": must be no more than 63 bytes"}},
+		{reason: "a label key with two slashes", src: strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a/b/c: x}\n", 1),
+			want: []string{`metadata.labels: Invalid value: "a/b/c"`}},
+		{reason: "a port out of range", src: strings.Replace(deployment, "8080", "70000", 1),
+			want: []string{"spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535"}},
+		{reason: "a quantity that is no quantity", src: strings.Replace(deployment, `cpu: "2"`, "cpu: 2 cores", 1),
+			want: []string{`spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "2 cores"`}},
+		{reason: "a selector that does not match the template", src: strings.Replace(deployment, "labels: {app: web}", "labels: {app: api}", 1),
+			want: []string{"spec.template.metadata.labels: Invalid value: {\"app\":\"api\"}: `selector` does not match template `labels`"}},
+		{reason: "an apiVersion no longer served", src: "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: p}\nspec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
+			want: []string{"apiVersion: policy/v1beta1 is not served by Kubernetes 1.37; PodDisruptionBudget is served as policy/v1"}},
+		{reason: "a Secret's values never appear in messages", src: "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: {password: hunter2!}\nstringData: {\"a b\": hunter3}\n",
+			want: []string{"data[a b]: Invalid value: a valid config key", "data[password]: Invalid value: expected base64 data"}},
+		{reason: "a List is no resource of the API server", src: "apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n",
+			want: []string{`kind: no kind "List" is served in v1; a list is read by clients`}},
+		{reason: "nor a ConfigMapList", src: "apiVersion: v1\nkind: ConfigMapList\nitems: []\n",
+			want: []string{`kind: no kind "ConfigMapList" is served in v1; a list is read by clients`}},
+		{reason: "kinds of unknown groups are not validated", src: "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Not_Valid}\nspec: {size: x}\n"},
+		{reason: "a Job gets its generated selector", src: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: busybox}]\n"},
+		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
+			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.reason, func(t *testing.T) {
+			objs := objects(t, c.src)
+			got := validate.Objects(objs, validate.Options{})
+			var msgs []string
+			for _, ds := range got {
+				for _, d := range ds {
+					msgs = append(msgs, d.Field+": "+d.Msg)
+				}
+			}
+			if strings.Contains(strings.Join(msgs, "\n"), "hunter") {
+				t.Errorf("a Secret value in a message:\n%s", strings.Join(msgs, "\n"))
+			}
+			if len(msgs) != len(c.want) {
+				t.Fatalf("got %d problems, want %d:\n%s", len(msgs), len(c.want), strings.Join(msgs, "\n"))
+			}
+			for i, w := range c.want {
+				if !strings.Contains(msgs[i], w) {
+					t.Errorf("problem %d:\n got %s\nwant %s", i, msgs[i], w)
+				}
+			}
+		})
+	}
+}
+
+const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
+func TestTypeErrorsDoNotHideTheRest(t *testing.T) {
+	src := strings.Replace(strings.Replace(deployment, "replicas: 3", `replicas: "3"`, 1), "8080", "70000", 1)
+	src = strings.Replace(src, "labels: {app: web}\n    spec", "labels: {app: web, app.kubernetes.io/part: 1}\n    spec", 1)
+	var msgs []string
+	for _, d := range validate.Objects(objects(t, src), validate.Options{})[0] {
+		msgs = append(msgs, d.Field+": "+d.Msg)
+	}
+	want := []string{
+		`spec.replicas: Invalid value: "3": expected an integer`,
+		`spec.template.metadata.labels[app.kubernetes.io/part]: Invalid value: 1: expected a string`,
+		`spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 70000`,
+	}
+	if len(msgs) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%s", len(msgs), len(want), strings.Join(msgs, "\n"))
+	}
+	for i, w := range want {
+		if !strings.Contains(msgs[i], w) {
+			t.Errorf("problem %d:\n got %s\nwant %s", i, msgs[i], w)
+		}
+	}
+}
+
+// TestGoNumbers: values a patch or a parameter gives as Go int (not
+// int64) are numbers.
+func TestGoNumbers(t *testing.T) {
+	svc := object.New(map[string]any{
+		"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": "s"},
+		"spec":     map[string]any{"ports": []any{map[string]any{"port": 3306, "targetPort": int32(3306)}}, "sessionAffinityConfig": map[string]any{"clientIP": map[string]any{"timeoutSeconds": uint16(10)}}},
+	})
+	if ds := validate.Objects([]*object.Object{svc}, validate.Options{})[0]; len(ds) > 0 {
+		t.Errorf("a Go int is refused: %v", ds)
+	}
+}
+
+// TestDeterministicOrder: problems of map entries (labels) come in the
+// same order every time, though Kubernetes walks the map.
+func TestDeterministicOrder(t *testing.T) {
+	src := strings.Replace(deployment, "  namespace: data\n", "  namespace: data\n  labels: {a/b/c: x, d/e/f: y, g/h/i: z, j/k/l: w, -x: v, y-: u}\n", 1)
+	var first string
+	for i := 0; i < 20; i++ {
+		var msgs []string
+		for _, d := range validate.Objects(objects(t, src), validate.Options{})[0] {
+			msgs = append(msgs, d.Error())
+		}
+		got := strings.Join(msgs, "\n")
+		if i == 0 {
+			first = got
+		} else if got != first {
+			t.Fatalf("run %d differs:\n%s\nfirst:\n%s", i, got, first)
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package limits
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/kudo-render/kudo-render/internal/diag"
+)
+
+// Limits bound what one run may spend. The zero value of a field means
+// "the default"; use [Default] or [Limits.WithDefaults].
+type Limits struct {
+	// FileBytes bounds any one file read from a bundle or a config.
+	FileBytes int64
+	// TemplateBytes bounds the text one template execution renders, and
+	// any one intermediate string a template function builds.
+	TemplateBytes int64
+	// ListItems bounds lists and dicts that template functions build
+	// (until, untilStep, seq, list, dict, ...).
+	ListItems int64
+	// YAMLValues bounds the values (scalars, sequences, mappings, alias
+	// expansions counted) of one decoded YAML stream.
+	YAMLValues int64
+	// YAMLDepth bounds the nesting depth of YAML and JSON values.
+	YAMLDepth int64
+	// KRMInputBytes bounds the ResourceList read on stdin.
+	KRMInputBytes int64
+	// KRMItems bounds the items of that ResourceList.
+	KRMItems int64
+	// GitPackBytes bounds the pack one git fetch may download.
+	GitPackBytes int64
+	// GitBlobBytes bounds any one file (blob) of a git tree.
+	GitBlobBytes int64
+	// GitTreeBytes bounds the files of a checked-out git folder, summed.
+	GitTreeBytes int64
+	// GitTimeout bounds one git operation (ls-remote, fetch) as a whole.
+	GitTimeout time.Duration
+	// GitConnectTimeout bounds connecting to a git server (TCP and TLS).
+	GitConnectTimeout time.Duration
+	// GitIdleTimeout bounds the time a git server may send nothing.
+	GitIdleTimeout time.Duration
+	// Timeout ends the whole run (a template that loops).
+	Timeout time.Duration
+}
+
+// Spec describes one limit.
+type Spec struct {
+	Name    string // "template-bytes": the flag is --max-<Name> (--<Name> for durations)
+	Field   string // Go field name in Limits
+	Unit    string // bytes, items, values, levels, duration
+	Default int64  // for durations: nanoseconds
+	What    string // what is bounded, for messages: "template output"
+	Doc     string // one line for docs/limits.md and --help
+}
+
+// Flag is the command-line flag of a limit.
+func (s Spec) Flag() string {
+	if s.Unit == "duration" {
+		return "--" + s.Name // --timeout, --git-timeout
+	}
+	return "--max-" + s.Name
+}
+
+// Name2Flag is the flag's name without dashes: "max-file-bytes".
+func (s Spec) Name2Flag() string { return s.Flag()[2:] }
+
+// Env is the environment variable of a limit.
+func (s Spec) Env() string {
+	return "KUDO_RENDER_" + strings.ToUpper(strings.ReplaceAll(strings.TrimPrefix(s.Flag(), "--"), "-", "_"))
+}
+
+// Raise says how to raise the limit, for messages.
+func (s Spec) Raise() string { return s.Flag() + " or " + s.Env() }
+
+const (
+	kib = 1 << 10
+	mib = 1 << 20
+)
+
+// Table lists every limit, in the order docs/limits.md shows them.
+var Table = []Spec{
+	{Name: "file-bytes", Field: "FileBytes", Unit: "bytes", Default: 8 * mib, What: "file size", Doc: "any one file read from a bundle, a FunctionConfig or a git tree"},
+	{Name: "template-bytes", Field: "TemplateBytes", Unit: "bytes", Default: 16 * mib, What: "template output", Doc: "text rendered by one template, and any one string a template function builds"},
+	{Name: "list-items", Field: "ListItems", Unit: "items", Default: 100_000, What: "list size", Doc: "items of a list or dict built by template functions (until, seq, list, dict, ...)"},
+	{Name: "yaml-values", Field: "YAMLValues", Unit: "values", Default: 1_000_000, What: "YAML values", Doc: "values in one decoded YAML stream, alias expansions counted"},
+	{Name: "yaml-depth", Field: "YAMLDepth", Unit: "levels", Default: 100, What: "YAML nesting depth", Doc: "nesting depth of YAML and JSON values"},
+	{Name: "krm-input-bytes", Field: "KRMInputBytes", Unit: "bytes", Default: 256 * mib, What: "ResourceList size", Doc: "the KRM ResourceList read on stdin"},
+	{Name: "krm-items", Field: "KRMItems", Unit: "items", Default: 200_000, What: "ResourceList items", Doc: "items of the KRM ResourceList"},
+	{Name: "git-pack-bytes", Field: "GitPackBytes", Unit: "bytes", Default: 64 * mib, What: "git pack size", Doc: "pack data one git fetch may download"},
+	{Name: "git-blob-bytes", Field: "GitBlobBytes", Unit: "bytes", Default: 8 * mib, What: "git blob size", Doc: "any one file of a fetched git tree"},
+	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of a fetched git folder, summed"},
+	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
+	{Name: "git-connect-timeout", Field: "GitConnectTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git connect time", Doc: "connecting to a git server (TCP and TLS handshake)"},
+	{Name: "git-idle-timeout", Field: "GitIdleTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git idle time", Doc: "a git server sending nothing (a stalled transfer)"},
+	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
+}
+
+// Lookup returns the spec of a limit by Name or Field.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range Table {
+		if s.Name == name || s.Field == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Default returns the default limits.
+func Default() Limits {
+	var l Limits
+	return l.WithDefaults()
+}
+
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
+	for _, s := range Table {
+		p := l.field(s.Field)
+		if *p == 0 {
+			*p = s.Default
+		}
+	}
+	return l
+}
+
+// field returns a pointer to the int64 (or duration) field named f.
+func (l *Limits) field(f string) *int64 {
+	switch f {
+	case "FileBytes":
+		return &l.FileBytes
+	case "TemplateBytes":
+		return &l.TemplateBytes
+	case "ListItems":
+		return &l.ListItems
+	case "YAMLValues":
+		return &l.YAMLValues
+	case "YAMLDepth":
+		return &l.YAMLDepth
+	case "KRMInputBytes":
+		return &l.KRMInputBytes
+	case "KRMItems":
+		return &l.KRMItems
+	case "GitPackBytes":
+		return &l.GitPackBytes
+	case "GitBlobBytes":
+		return &l.GitBlobBytes
+	case "GitTreeBytes":
+		return &l.GitTreeBytes
+	case "GitTimeout":
+		return (*int64)(&l.GitTimeout)
+	case "GitConnectTimeout":
+		return (*int64)(&l.GitConnectTimeout)
+	case "GitIdleTimeout":
+		return (*int64)(&l.GitIdleTimeout)
+	case "Timeout":
+		return (*int64)(&l.Timeout)
+	}
+	panic("limits: unknown field " + f)
+}
+
+// Set sets the limit named name (a Spec.Name) from text: a number with an
+// optional Ki/Mi/Gi suffix for bytes, a Go duration for durations.
+func (l *Limits) Set(name, text string) error {
+	s, ok := Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown limit %q", name)
+	}
+	v, err := Parse(s, text)
+	if err != nil {
+		return err
+	}
+	*l.field(s.Field) = v
+	return nil
+}
+
+// Parse parses the text of a limit's value.
+func Parse(s Spec, text string) (int64, error) {
+	text = strings.TrimSpace(text)
+	if s.Unit == "duration" {
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			return 0, fmt.Errorf("%s %q: want a duration such as 30s or 5m", s.Flag(), text)
+		}
+		if d < 0 {
+			return 0, fmt.Errorf("%s %q: must not be negative", s.Flag(), text)
+		}
+		return int64(d), nil
+	}
+	mult := int64(1)
+	for suf, m := range map[string]int64{"Ki": kib, "Mi": mib, "Gi": 1 << 30} {
+		if t, ok := strings.CutSuffix(text, suf); ok {
+			text, mult = t, m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%s %q: want a positive whole number (bytes may end in Ki, Mi or Gi)", s.Flag(), text)
+	}
+	return n * mult, nil
+}
+
+// FromEnv sets every limit whose environment variable is set in getenv
+// (os.Getenv when nil).
+func (l *Limits) FromEnv(getenv func(string) string) error {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, s := range Table {
+		if v := getenv(s.Env()); v != "" {
+			p := l.field(s.Field)
+			n, err := Parse(s, v)
+			if err != nil {
+				return fmt.Errorf("%s: %w", s.Env(), err)
+			}
+			*p = n
+		}
+	}
+	return nil
+}
+
+// Get returns the value of the limit named name (a Spec.Name or Field).
+func (l Limits) Get(name string) int64 {
+	s, ok := Lookup(name)
+	if !ok {
+		panic("limits: unknown limit " + name)
+	}
+	return *l.field(s.Field)
+}
+
+// Err returns the error for hitting the limit named name (a Spec.Name or
+// Field) whose value is max; where names the input.
+func Err(name string, max int64, where string) *diag.LimitError {
+	s, ok := Lookup(name)
+	if !ok {
+		panic("limits: unknown limit " + name)
+	}
+	return &diag.LimitError{Limit: s.What, Max: max, Unit: s.Unit, Raise: s.Raise(), Where: where}
+}
+
+// MarkdownTable is the table of docs/limits.md: one row per limit.
+func MarkdownTable() string {
+	var b strings.Builder
+	b.WriteString("| limit | default | flag | environment variable | bounds |\n|---|---|---|---|---|\n")
+	for _, s := range Table {
+		fmt.Fprintf(&b, "| %s | %s | `%s` | `%s` | %s |\n", s.What, FormatValue(s, s.Default), s.Flag(), s.Env(), s.Doc)
+	}
+	return b.String()
+}
+
+// FormatValue writes a limit's value as its flag accepts it.
+func FormatValue(s Spec, n int64) string {
+	if s.Unit == "duration" {
+		return time.Duration(n).String()
+	}
+	switch {
+	case s.Unit == "bytes" && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + "Gi"
+	case s.Unit == "bytes" && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "Mi"
+	case s.Unit == "bytes" && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "Ki"
+	}
+	return strconv.FormatInt(n, 10) + " " + s.Unit
+}
+
+// current holds the limits of this process (flags and environment).
+var current atomic.Pointer[Limits]
+
+// Current returns the limits of this process: those given to SetCurrent,
+// else the defaults. Stages read them when they need them, so a limit set
+// on the command line reaches every stage without being passed along.
+func Current() Limits {
+	if l := current.Load(); l != nil {
+		return *l
+	}
+	return Default()
+}
+
+// SetCurrent sets the limits of this process (zero fields: defaults).
+func SetCurrent(l Limits) {
+	l = l.WithDefaults()
+	current.Store(&l)
+}

@@ -1,0 +1,164 @@
+package digest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+)
+
+// Annotations written by this package.
+const (
+	AnnResourceVersion = "kudorender.dev/resource-version"
+	AnnProcessedBy     = "kudorender.dev/processed-by"
+)
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// Object is the resource version of an object: the SHA-256 of its
+// canonical JSON without this package's annotations.
+func Object(o *object.Object) (string, error) {
+	// Only the maps on the way to the annotations are copied, and only
+	// when they change (this package's are dropped, and empty annotations
+	// are no annotations): encoding reads the rest.
+	c := o.Map
+	if ann := o.MapAt("metadata", "annotations"); ann != nil && (len(ann) == 0 || hasKey(ann, AnnResourceVersion) || hasKey(ann, AnnProcessedBy)) {
+		ann = maps.Clone(ann)
+		delete(ann, AnnResourceVersion)
+		delete(ann, AnnProcessedBy)
+		md := maps.Clone(o.MapAt("metadata"))
+		if len(ann) == 0 {
+			delete(md, "annotations")
+		} else {
+			md["annotations"] = ann
+		}
+		c = maps.Clone(o.Map)
+		c["metadata"] = md
+	}
+	buf := jsonBuffers.Get().(*[]byte)
+	defer jsonBuffers.Put(buf)
+	data, ok := object.AppendJSON((*buf)[:0], c) // encoding/json's bytes: sorted keys
+	if ok {
+		*buf = data
+	} else {
+		var err error
+		if data, err = json.Marshal(c); err != nil {
+			return "", fmt.Errorf("cannot digest %s %q: %w", o.Kind(), o.Name(), err)
+		}
+	}
+	return sum(data), nil
+}
+
+// jsonBuffers hold the JSON of an object while it is digested.
+var jsonBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+func hasKey(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// Input is what a render read.
+type Input struct {
+	Bundle    *bundle.Bundle
+	Instance  string
+	Namespace string
+	Plans     []string
+	Target    string
+	Params    map[string]any
+	// Extra holds anything else that changes the output (pipe names,
+	// options), as strings.
+	Extra map[string]string
+}
+
+// InputDigest digests an Input: the whole merged bundle model (files,
+// tasks, plans, parameters; not where in its files a definition sits) and
+// the render's settings.
+func InputDigest(in Input) (string, error) {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return "", fmt.Errorf("cannot digest the render's input: %w", err)
+	}
+	return sum(data), nil
+}
+
+// Marker is the processed-by value: <framework>@<version>/<input digest>.
+func Marker(b *bundle.Bundle, inputDigest string) string {
+	return b.ID() + "/" + inputDigest
+}
+
+// Annotate writes the resource version and the processed-by marker on
+// every object.
+func Annotate(objs []*object.Object, marker string) error {
+	for _, o := range objs {
+		rv, err := Object(o)
+		if err != nil {
+			return err
+		}
+		object.SetStrings(o.Map, map[string]string{AnnResourceVersion: rv, AnnProcessedBy: marker}, "metadata", "annotations")
+	}
+	return nil
+}
+
+// Key names an object in spec.expectedResourceVersions: Kind/namespace/name,
+// or Kind/name for objects without a namespace.
+func Key(o *object.Object) string {
+	if ns := o.Namespace(); ns != "" {
+		return o.Kind() + "/" + ns + "/" + o.Name()
+	}
+	return o.Kind() + "/" + o.Name()
+}
+
+// MismatchError lists pinned resource versions that the render does not
+// reproduce.
+type MismatchError struct {
+	Mismatches []string
+}
+
+func (e *MismatchError) Error() string {
+	return "the output changed without its pinned resource versions being updated (spec.expectedResourceVersions; run kudo-render lock --pin-output to accept it):\n  " +
+		strings.Join(e.Mismatches, "\n  ")
+}
+
+// Check compares the objects' resource versions with the pins. Every pin
+// must name an object of the output and match its version.
+func Check(objs []*object.Object, expected map[string]string) error {
+	if len(expected) == 0 {
+		return nil
+	}
+	got := map[string]string{}
+	for _, o := range objs {
+		got[Key(o)] = o.String("metadata", "annotations", AnnResourceVersion)
+	}
+	var bad []string
+	for _, k := range slices.Sorted(maps.Keys(expected)) {
+		switch v, ok := got[k]; {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("%s: pinned but not in the output", k))
+		case v != expected[k]:
+			bad = append(bad, fmt.Sprintf("%s: resource version is %s, pinned %s", k, v, expected[k]))
+		}
+	}
+	if len(bad) > 0 {
+		return &MismatchError{Mismatches: bad}
+	}
+	return nil
+}
+
+// Versions lists the resource versions of objs by Key, for pinning.
+func Versions(objs []*object.Object) map[string]string {
+	out := map[string]string{}
+	for _, o := range objs {
+		out[Key(o)] = o.String("metadata", "annotations", AnnResourceVersion)
+	}
+	return out
+}

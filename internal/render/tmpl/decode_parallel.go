@@ -1,0 +1,118 @@
+package tmpl
+
+import (
+	"bytes"
+	"sync/atomic"
+
+	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/limits"
+)
+
+// Rendered text of at least minParallelText bytes is decoded on all
+// cores, in parts of about partBytes that start at a document marker
+// (variables for tests).
+var (
+	minParallelText = 256 << 10
+	partBytes       = 64 << 10
+)
+
+// part is a run of whole documents of the rendered text, from line
+// offset+1 on.
+type part struct {
+	text   []byte
+	offset int
+}
+
+// decodeParallel decodes large rendered text in parts on all cores. It
+// answers only when every part decoded: on any error (or a stream it does
+// not split, see splitDocuments) it returns false, and Decode decodes the
+// whole text in one pass, which reports the error exactly as before
+// (including aliases to another document's anchors, which go-yaml
+// resolves across a stream). Values count against one shared
+// --max-yaml-values budget, so memory stays bounded as in one pass.
+func decodeParallel(out *Output, lim limits.Limits) ([]Doc, bool) {
+	if len(out.Text) < minParallelText {
+		return nil, false
+	}
+	parts := splitDocuments(out.Text, partBytes)
+	if len(parts) < 2 {
+		return nil, false
+	}
+	out.lineStarts() // computed once, here: the parts only read it
+	var shared atomic.Int64
+	shared.Store(lim.YAMLValues)
+	var failed atomic.Bool
+	results := make([][]Doc, len(parts))
+	par.Do(len(parts), func(i int) {
+		if failed.Load() {
+			return
+		}
+		b := &valueBudget{max: lim.YAMLValues, depth: lim.YAMLDepth}
+		docs, err := decodeDocs(out, parts[i].text, parts[i].offset, b, &shared)
+		if err != nil {
+			failed.Store(true)
+			return
+		}
+		results[i] = docs
+	})
+	if failed.Load() {
+		return nil, false
+	}
+	n := 0
+	for _, r := range results {
+		n += len(r)
+	}
+	if n == 0 {
+		return nil, true // as one pass: no documents is nil
+	}
+	docs := make([]Doc, 0, n)
+	for _, r := range results {
+		docs = append(docs, r...)
+	}
+	return docs, true
+}
+
+// splitDocuments cuts text into parts of at least size bytes, each
+// starting at a line that begins with the document marker "---" (at
+// column 0 it always starts a document: in any other place go-yaml
+// refuses it, and so does the part before it). It returns nil for text
+// with a directive ('%' at column 0) or a document end marker ("..."),
+// which can carry meaning from one document to the next.
+func splitDocuments(text []byte, size int) []part {
+	var parts []part
+	start, startLine, line := 0, 0, 0
+	for i := 0; i < len(text); {
+		end := bytes.IndexByte(text[i:], '\n')
+		next := len(text)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		l := text[i:next]
+		switch {
+		case len(l) > 0 && l[0] == '%', marker(l, "..."):
+			return nil
+		case marker(l, "---") && i-start >= size:
+			parts = append(parts, part{text: text[start:i], offset: startLine})
+			start, startLine = i, line
+		}
+		line++
+		i = next
+	}
+	return append(parts, part{text: text[start:], offset: startLine})
+}
+
+// marker tells whether line starts with the document marker m followed by
+// a blank, a line break or the end.
+func marker(line []byte, m string) bool {
+	if !bytes.HasPrefix(line, []byte(m)) {
+		return false
+	}
+	if len(line) == len(m) {
+		return true
+	}
+	switch line[len(m)] {
+	case ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
