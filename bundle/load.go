@@ -9,9 +9,9 @@ import (
 	"maps"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
-	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/suggest"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"os"
 	"path"
 	"path/filepath"

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/adapter/adopt"
-	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
+	"github.com/kudo-render/kudo-render/internal/output"
 )
 
 type adoptFlags struct {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // gitFlags are the root command's flags for git sources.

@@ -15,18 +15,18 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/extend"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
-	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/source/location"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // API version and kind of the FunctionConfig.

@@ -13,10 +13,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // maxCRDFiles bounds the files read from the folders of spec.crds.

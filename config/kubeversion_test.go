@@ -3,8 +3,8 @@ package config_test
 import (
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 )
 
 // TestKubeVersionFromArgoCD: the Argo CD plugin renders for the version

@@ -11,8 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Pin is a git reference resolved to a commit by `kudo-render lock` for a

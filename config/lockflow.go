@@ -12,10 +12,10 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // LockOptions say how `kudo-render lock` reaches git.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
-	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
+	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 )
 

@@ -15,13 +15,13 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
 	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
+	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // Annotations of generated objects in the KRM function's output.

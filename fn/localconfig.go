@@ -8,9 +8,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
-	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
 )
 
 // AnnLocalConfig marks an object that kpt and kustomize keep in the

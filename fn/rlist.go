@@ -8,9 +8,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
-	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // item is one item of a ResourceList: its own YAML text, as the

@@ -5,9 +5,9 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"github.com/kudo-render/kudo-render/internal/render"
 )
 
 // BenchmarkLoadKafka loads the kafka package (28 templates, 200 params).

@@ -15,12 +15,12 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/test/kudotest"
-	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/plan"
 	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/test/kudotest"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // renderCorpus renders the deploy plan of a corpus package for instance

@@ -5,14 +5,14 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube/kinds"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/plan"
-	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/plan"
+	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
+	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // instance is the render of one request: its units (the instance and the

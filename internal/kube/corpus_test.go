@@ -9,9 +9,9 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
 // TestCorpusDecodesStrictly renders every package of the corpus and

@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/plan"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // inv is what a test compares of an Invocation.

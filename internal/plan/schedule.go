@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
 // Action is what an invocation does with its task's resources.

@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
 var yamlLineRE = lazy.Regexp(`^yaml: line (\d+): (.*)$`)

@@ -18,9 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 )
 
 // Status is what the GitOps tool's first apply does to one object.

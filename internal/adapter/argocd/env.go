@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
-	"github.com/kudo-render/kudo-render/internal/suggest"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/suggest"
+	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // ConfigFileName is the FunctionConfig file the Argo CD plugin discovers

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 	"github.com/kudo-render/kudo-render/internal/test/golden"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
-	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 )
 
 // shopExport is a KUDO install of testdata/operators/shop in namespace

@@ -12,9 +12,9 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/cmd"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
-	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // run runs kudo-render with args.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/test/kudotest"
 	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
+	"github.com/kudo-render/kudo-render/internal/test/kudotest"
 )
 
 // TestImportStrategyAsRun: a live OperatorVersion whose plan says

@@ -17,8 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/plan"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 )
 
 // header is how every object Import writes begins.

@@ -10,12 +10,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/test/kubetest"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 func TestMain(m *testing.M) { kubetest.Main(m) }

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // FuzzObjects: whatever a template renders, validation reports problems

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // objects decodes a YAML stream as kudo-render decodes rendered templates.

@@ -3,8 +3,8 @@ package refs_test
 import (
 	"fmt"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 func ExampleResolve() {

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/simpleyaml"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
-	"github.com/kudo-render/kudo-render/internal/limits"
 
 	"go.yaml.in/yaml/v3"
 )

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"sync/atomic"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/yaml/par"
 )
 
 // Rendered text of at least minParallelText bytes is decoded on all

@@ -14,10 +14,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 	"github.com/kudo-render/kudo-render/internal/yaml/simpleyaml"
-	"github.com/kudo-render/kudo-render/internal/suggest"
-	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // Problem is a problem at one place of one YAML file: kudo-render's one

@@ -3,9 +3,9 @@ package diff_test
 import (
 	"os"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 )
 
 func ExampleCompare() {

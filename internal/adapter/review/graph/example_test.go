@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
 )
 
 func ExampleMermaid() {
