@@ -31,7 +31,7 @@ func (g *gitFlags) register(c *cobra.Command) {
 	c.PersistentFlags().BoolVar(&g.verifyPins, "verify-pins", false, "fail when a pinned commit is no longer contained in its ref")
 }
 
-// sources connects the config's git locations to package source. The
+// sources connects the config's git locations to package gitsource. The
 // fetcher is made on first use, so renders without git need no cache
 // folder. Credentials from the environment go only to the hosts of the
 // config's own git URLs unless KUDO_RENDER_GIT_HOSTS says otherwise: a

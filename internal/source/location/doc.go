@@ -12,7 +12,7 @@
 // in [Sources.Extends].
 //
 // Git access is injected as a [GitOpener]; [FetcherOpener] builds one on
-// package source's go-git Fetcher, with pins, pin verification and the
+// package gitsource's go-git Fetcher, with pins, pin verification and the
 // url@commit:path identity that provenance annotations and cycle
 // detection use.
 package location

@@ -1,5 +1,5 @@
 // Package gittest serves real git repositories over a loopback smart-HTTP
-// server, for tests of code that fetches git sources (package source, the
+// server, for tests of code that fetches git sources (package gitsource, the
 // extends resolution, the CLI).
 //
 // The server is `git http-backend` behind [net/http/cgi] on an
