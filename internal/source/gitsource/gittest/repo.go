@@ -40,9 +40,26 @@ func (r *Repo) Git(args ...string) string {
 	return out
 }
 
-func (r *Repo) run(args ...string) (string, error) {
+// TryGit runs git with args in the repository and returns its trimmed
+// standard output, or its failure.
+func (r *Repo) TryGit(args ...string) (string, error) { return r.runIn("", args...) }
+
+func (r *Repo) run(args ...string) (string, error) { return r.runIn("", args...) }
+
+// gitIn is Git with stdin.
+func (r *Repo) gitIn(stdin string, args ...string) string {
+	r.t.Helper()
+	out, err := r.runIn(stdin, args...)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return out
+}
+
+func (r *Repo) runIn(stdin string, args ...string) (string, error) {
 	cmd := exec.Command(r.srv.git, args...)
 	cmd.Dir = r.Dir
+	cmd.Stdin = strings.NewReader(stdin)
 	date := epoch.Add(time.Duration(r.ticks) * time.Second).Format(time.RFC3339)
 	cmd.Env = append(os.Environ(), gitEnv(r.srv.home)...)
 	cmd.Env = append(cmd.Env, "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)

@@ -39,6 +39,10 @@ type Request struct {
 	Path string
 	// Service is git-upload-pack for fetches and ls-remote.
 	Service string
+	// Authorization is the request's Authorization header as received
+	// ("Basic ...", "Bearer ..."), empty when it had none: which
+	// credentials reached this server.
+	Authorization string
 }
 
 // IsFetch tells whether the request is the POST that transfers a pack (a
@@ -58,6 +62,8 @@ type Server struct {
 	mu       sync.Mutex
 	user     string
 	pass     string
+	stalled  bool
+	stop     chan struct{}
 	requests []Request
 }
 
@@ -77,7 +83,7 @@ func GitBinary(t testing.TB) string {
 func NewServer(t testing.TB, opts Options) *Server {
 	t.Helper()
 	s := &Server{t: t, git: GitBinary(t), root: t.TempDir(), home: t.TempDir(),
-		user: opts.Username, pass: opts.Password}
+		user: opts.Username, pass: opts.Password, stop: make(chan struct{})}
 	env := []string{
 		"GIT_PROJECT_ROOT=" + s.root,
 		"GIT_HTTP_EXPORT_ALL=1",
@@ -95,9 +101,17 @@ func NewServer(t testing.TB, opts Options) *Server {
 	backend := &cgi.Handler{Path: s.git, Args: []string{"http-backend"}, Root: "/", Env: env, Stderr: io.Discard}
 	s.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Service: r.URL.Query().Get("service")})
-		user, pass := s.user, s.pass
+		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Service: r.URL.Query().Get("service"),
+			Authorization: r.Header.Get("Authorization")})
+		user, pass, stalled := s.user, s.pass, s.stalled
 		s.mu.Unlock()
+		if stalled {
+			select { // a hung server: nothing, until the client gives up
+			case <-r.Context().Done():
+			case <-s.stop:
+			}
+			return
+		}
 		if user != "" || pass != "" {
 			u, p, ok := r.BasicAuth()
 			if !ok || subtle.ConstantTimeCompare([]byte(u), []byte(user)) != 1 || subtle.ConstantTimeCompare([]byte(p), []byte(pass)) != 1 {
@@ -112,6 +126,7 @@ func NewServer(t testing.TB, opts Options) *Server {
 		backend.ServeHTTP(w, r)
 	}))
 	t.Cleanup(s.http.Close)
+	t.Cleanup(func() { close(s.stop) }) // runs first: stalled requests end
 	return s
 }
 
@@ -133,6 +148,15 @@ func (s *Server) RequireAuth(user, pass string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.user, s.pass = user, pass
+}
+
+// Stall makes the server hang: it accepts every request and sends
+// nothing until the client gives up (or the test ends), as a hung git
+// server does. Stall(false) serves again.
+func (s *Server) Stall(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stalled = on
 }
 
 // Requests returns the number of requests received since the start or the

@@ -2,7 +2,9 @@ package gittest
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestServer(t *testing.T) {
@@ -51,4 +53,49 @@ func TestServer(t *testing.T) {
 	if n := srv.Requests(); n != 0 {
 		t.Errorf("Requests() after Reset = %d", n)
 	}
+}
+
+func TestStallAndAuthorization(t *testing.T) {
+	srv := NewServer(t, Options{})
+	repo := srv.NewRepo("org/repo")
+	repo.Commit("one", nil)
+	req, _ := http.NewRequest(http.MethodGet, repo.URL()+"/info/refs?service=git-upload-pack", nil)
+	req.SetBasicAuth("u", "p")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if log := srv.Log(); len(log) != 1 || log[0].Authorization != "Basic dTpw" {
+		t.Errorf("Log() = %+v, want one request with its Authorization header", log)
+	}
+	srv.Stall(true)
+	c := &http.Client{Timeout: 300 * time.Millisecond}
+	start := time.Now()
+	if _, err := c.Get(repo.URL() + "/info/refs?service=git-upload-pack"); err == nil {
+		t.Error("a stalled server answered")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the client waited %s", took)
+	}
+	srv.Stall(false)
+	if resp, err := http.Get(repo.URL() + "/info/refs?service=git-upload-pack"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("after Stall(false): %v", err)
+	}
+}
+
+func TestHostileObjects(t *testing.T) {
+	srv := NewServer(t, Options{})
+	repo := srv.NewRepo("org/repo")
+	repo.Commit("one", map[string]string{"a.txt": "a"})
+	c := repo.CommitEntry("bomb", "bomb", "040000", repo.WideTree(10, 3))
+	if n := strings.Count(repo.Git("ls-tree", "-r", c), "\n") + 1; n != 1001 {
+		t.Errorf("the wide tree has %d files, want 1000 and a.txt", n)
+	}
+	id := repo.LooseZeros("blob", 3<<20)
+	repo.CommitEntry("zeros", "zeros", "100644", id)
+	if size := repo.Git("cat-file", "-s", "HEAD:zeros"); size != "3145728" {
+		t.Errorf("zeros has %s bytes", size)
+	}
+	repo.Git("fsck", "--no-progress")
 }
