@@ -33,10 +33,16 @@ type Limits struct {
 	KRMItems int64
 	// GitPackBytes bounds the pack one git fetch may download.
 	GitPackBytes int64
-	// GitBlobBytes bounds any one file (blob) of a git tree.
+	// GitBlobBytes bounds any one git object: a file (blob) of a tree, a
+	// folder listing, a commit, fetched or read from a local repository.
 	GitBlobBytes int64
 	// GitTreeBytes bounds the files of a checked-out git folder, summed.
 	GitTreeBytes int64
+	// GitTreeEntries bounds the entries (files, folders, links,
+	// submodules) of a git tree written to disk.
+	GitTreeEntries int64
+	// GitPackObjects bounds the objects of one fetched pack.
+	GitPackObjects int64
 	// GitTimeout bounds one git operation (ls-remote, fetch) as a whole.
 	GitTimeout time.Duration
 	// GitConnectTimeout bounds connecting to a git server (TCP and TLS).
@@ -91,8 +97,10 @@ var Table = []Spec{
 	{Name: "krm-input-bytes", Field: "KRMInputBytes", Unit: "bytes", Default: 256 * mib, What: "ResourceList size", Doc: "the KRM ResourceList read on stdin"},
 	{Name: "krm-items", Field: "KRMItems", Unit: "items", Default: 200_000, What: "ResourceList items", Doc: "items of the KRM ResourceList"},
 	{Name: "git-pack-bytes", Field: "GitPackBytes", Unit: "bytes", Default: 64 * mib, What: "git pack size", Doc: "pack data one git fetch may download"},
-	{Name: "git-blob-bytes", Field: "GitBlobBytes", Unit: "bytes", Default: 8 * mib, What: "git blob size", Doc: "any one file of a fetched git tree"},
-	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of a fetched git folder, summed"},
+	{Name: "git-blob-bytes", Field: "GitBlobBytes", Unit: "bytes", Default: 8 * mib, What: "git blob size", Doc: "any one git object (a file, a folder listing, a commit), fetched or read from a local repository (--from-rev)"},
+	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of one git commit written to the cache or a --from-rev checkout, summed"},
+	{Name: "git-tree-entries", Field: "GitTreeEntries", Unit: "entries", Default: 100_000, What: "git tree entries", Doc: "files, folders, links and submodules of one git commit written to the cache or a --from-rev checkout"},
+	{Name: "git-pack-objects", Field: "GitPackObjects", Unit: "objects", Default: 200_000, What: "git pack objects", Doc: "objects of the pack one git fetch downloads"},
 	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
 	{Name: "git-connect-timeout", Field: "GitConnectTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git connect time", Doc: "connecting to a git server (TCP and TLS handshake)"},
 	{Name: "git-idle-timeout", Field: "GitIdleTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git idle time", Doc: "a git server sending nothing (a stalled transfer)"},
@@ -149,6 +157,10 @@ func (l *Limits) field(f string) *int64 {
 		return &l.GitBlobBytes
 	case "GitTreeBytes":
 		return &l.GitTreeBytes
+	case "GitTreeEntries":
+		return &l.GitTreeEntries
+	case "GitPackObjects":
+		return &l.GitPackObjects
 	case "GitTimeout":
 		return (*int64)(&l.GitTimeout)
 	case "GitConnectTimeout":

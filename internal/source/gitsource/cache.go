@@ -36,9 +36,9 @@ type meta struct {
 	Symlinks map[string]string `json:"symlinks,omitempty"`
 	// Submodules lists the paths of gitlinks, which are not fetched.
 	Submodules []string `json:"submodules,omitempty"`
-	// bytes counts the files written so far (checked against
-	// limits.GitTreeBytes).
-	bytes int64
+	// bytes and entries count the files written so far (checked against
+	// limits.GitTreeBytes and limits.GitTreeEntries).
+	bytes, entries int64
 }
 
 // memo is the remembered online resolution of a branch or tag.

@@ -422,7 +422,7 @@ func (f *gitFetcher) list(ctx context.Context, t *target) (*refTable, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
-	defer f.slow(t, "listing refs")()
+	defer f.slow(t, "git ls-remote", "listing refs")()
 	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
 	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: auth, PeelingOption: git.AppendPeeled})
 	if err != nil {
@@ -455,6 +455,7 @@ func (f *gitFetcher) ensure(ctx context.Context, t *target, res *Resolved) (*met
 	if err != nil {
 		return nil, err
 	}
+	defer running.add("writing the files of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the git cache")()
 	return f.cache.install(t.ep, res.Commit, func(dir string) (*meta, error) {
 		return writeCommit(st, plumbing.NewHash(res.Commit), dir, t.ep.scrubbed)
 	})
@@ -579,12 +580,19 @@ func (f *gitFetcher) searchCommit(ctx context.Context, t *target, res *Resolved)
 var ProgressAfter = time.Second
 
 // slow tells Options.Progress about a network operation on t once it has
-// run for ProgressAfter; call the returned function when it is done.
-func (f *gitFetcher) slow(t *target, what string) func() {
+// run for ProgressAfter, and [Running] about it at once; call the
+// returned function when it is done. op is what Running says ("git
+// fetch", "git ls-remote").
+func (f *gitFetcher) slow(t *target, op, what string) func() {
+	url := Scrub(t.ep.raw)
 	timer := time.AfterFunc(ProgressAfter, func() {
-		f.opts.Progress(fmt.Sprintf("fetching %s (%s)...", Scrub(t.ep.raw), what))
+		f.opts.Progress(fmt.Sprintf("fetching %s (%s)...", url, what))
 	})
-	return func() { timer.Stop() }
+	done := running.add(op + " of " + url + " (" + what + ")")
+	return func() {
+		timer.Stop()
+		done()
+	}
 }
 
 // refSpec fetches the remote ref name into wantRef.
@@ -604,7 +612,7 @@ func (f *gitFetcher) fetch(ctx context.Context, t *target, st *guardedStorage, s
 	if depth == 0 {
 		what = "whole history"
 	}
-	defer f.slow(t, what)()
+	defer f.slow(t, "git fetch", what)()
 	rem := git.NewRemote(st, &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
 	err = rem.FetchContext(ctx, &git.FetchOptions{
 		RemoteName: "origin",
@@ -696,7 +704,7 @@ func listLocal(dir string) (*refTable, error) {
 }
 
 func openLocal(dir string) (*git.Repository, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := openRepo(dir, false)
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) || errors.Is(err, fs.ErrNotExist) {
 			return nil, errorf(ErrNotFound, "no git repository at %s", dir)

@@ -2,6 +2,7 @@ package gitsource
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -207,5 +208,90 @@ func TestInterruptedFetch(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Dir(entry)), "tmp", fx.c2+"-*")); len(left) != 0 {
 		t.Errorf("temporary folders of a dead process were not removed: %v", left)
+	}
+}
+
+// TestTreeEntriesBounded: a small repository whose tree expands to many
+// files (one folder object reused) is refused after
+// --max-git-tree-entries entries, and nothing stays in the cache.
+func TestTreeEntriesBounded(t *testing.T) {
+	srv := gittest.NewServer(t, gittest.Options{})
+	repo := srv.NewRepo("platform/wide")
+	repo.Commit("init", map[string]string{"pkg/framework.yaml": "name: x\nversion: \"1\"\n"})
+	repo.CommitEntry("wide", "wide", "040000", repo.WideTree(40, 2)) // 1,600 files
+	withLimits(t, func(l *limits.Limits) { l.GitTreeEntries = 1000 })
+	cache := t.TempDir()
+	f, _ := newFetcher(t, Options{CacheDir: cache})
+	_, _, err := f.Open(context.Background(), Ref{URL: repo.URL(), Path: "pkg"})
+	want := "the tree: git tree entries exceeds the limit of 1000 entries (raise it with --max-git-tree-entries or KUDO_RENDER_MAX_GIT_TREE_ENTRIES)"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), repo.URL()) {
+		t.Fatalf("got %v, want %q naming the source", err, want)
+	}
+	var files int
+	filepath.WalkDir(cache, func(string, fs.DirEntry, error) error { files++; return nil })
+	if files > 20 {
+		t.Errorf("%d files left in the cache after a refused tree", files)
+	}
+	withLimits(t, func(l *limits.Limits) { l.GitTreeEntries = 2000 })
+	if _, _, err := f.Open(context.Background(), Ref{URL: repo.URL(), Path: "pkg"}); err != nil {
+		t.Errorf("within the limit: %v", err)
+	}
+}
+
+// TestPackObjectsBounded: a pack of more objects than
+// --max-git-pack-objects is refused from its header.
+func TestPackObjectsBounded(t *testing.T) {
+	srv := gittest.NewServer(t, gittest.Options{})
+	repo := srv.NewRepo("platform/many")
+	files := map[string]string{"pkg/framework.yaml": "name: x\nversion: \"1\"\n"}
+	for i := range 300 {
+		files[fmt.Sprintf("pkg/f%d.txt", i)] = fmt.Sprint(i)
+	}
+	repo.Commit("init", files)
+	withLimits(t, func(l *limits.Limits) { l.GitPackObjects = 100 })
+	f, _ := newFetcher(t, Options{})
+	_, _, err := f.Open(context.Background(), Ref{URL: repo.URL(), Path: "pkg"})
+	want := "git pack objects exceeds the limit of 100 objects (raise it with --max-git-pack-objects"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}
+
+// TestRunning: while a server hangs, Running names the operation and the
+// source; once it ended, nothing.
+func TestRunning(t *testing.T) {
+	fx := newFixture(t, gittest.Options{})
+	fx.srv.Stall(true)
+	withLimits(t, func(l *limits.Limits) { l.GitIdleTimeout = 200 * time.Millisecond })
+	for _, tc := range []struct {
+		ref  Ref
+		want string
+	}{
+		{Ref{URL: fx.repo.URL(), Ref: "main"}, "git ls-remote of " + fx.repo.URL() + " (listing refs)"},
+		{Ref{URL: fx.repo.URL(), Commit: fx.c1}, "git fetch of " + fx.repo.URL() + " (depth 1)"},
+	} {
+		f, _ := newFetcher(t, Options{})
+		done := make(chan struct{})
+		var seen []string
+		go func() {
+			defer close(done)
+			for range 100 {
+				if r := Running(); len(r) > 0 {
+					seen = r
+					return
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+		if _, _, err := f.Open(context.Background(), tc.ref); err == nil {
+			t.Fatal("a hung server served")
+		}
+		<-done
+		if len(seen) != 1 || seen[0] != tc.want {
+			t.Errorf("Running() = %q, want %q", seen, tc.want)
+		}
+		if r := Running(); len(r) != 0 {
+			t.Errorf("after the operation: Running() = %q", r)
+		}
 	}
 }

@@ -17,7 +17,8 @@ import (
 
 // guardedStorage is the in-memory object storage of one fetch, bounded:
 // the pack is received as it is (at most --max-git-pack-bytes), its
-// object headers are checked while it streams in (no object, and no
+// object headers are checked while it streams in (at most
+// --max-git-pack-objects objects; no object, and no
 // object a delta makes, larger than --max-git-blob-bytes; all objects
 // together at most --max-git-tree-bytes), and only a pack that passed is
 // decoded into memory. A pack whose zlib streams inflate to gigabytes is
@@ -126,6 +127,9 @@ func checkPack(r io.Reader, lim limits.Limits, where string) error {
 		return nil
 	}
 	count := binary.BigEndian.Uint32(hdr[8:])
+	if int64(count) > lim.GitPackObjects {
+		return limits.Err("git-pack-objects", lim.GitPackObjects, where)
+	}
 	var total int64
 	for i := uint32(0); i < count; i++ {
 		typ, size, err := objectHeader(br)

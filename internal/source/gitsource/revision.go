@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Revision is a revision of a local repository written out by
@@ -19,14 +18,22 @@ type Revision struct {
 	Commit string
 }
 
-// CheckoutRevision writes the tree of revision rev (a branch, tag, commit
-// or any revision git understands, e.g. origin/main or HEAD~1) of the git
-// repository that holds dir into dst, an empty folder. Files are bounded
-// as for fetched trees (--max-git-blob-bytes, --max-git-tree-bytes);
-// symbolic links are written as links (a bundle refuses those that leave
-// it); submodules are left out.
+// CheckoutRevision writes the tree of revision rev of the git repository
+// that holds dir into dst, an empty folder. rev is read exactly as git
+// reads it, in the forms listed at [parseRevision] (commit ids, HEAD,
+// branch and tag names, each followed by ~N and ^N); any other spec is an
+// error ([ErrInvalid]) naming it, never another revision. Objects are read within
+// --max-git-blob-bytes, the tree within --max-git-tree-entries and
+// --max-git-tree-bytes (checked before anything is written); symbolic
+// links are written as links (a bundle refuses those that leave it);
+// submodules are left out. On error dst may hold part of the tree: the
+// caller removes it.
 func CheckoutRevision(dir, rev, dst string) (Revision, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	spec, err := parseRevision(rev)
+	if err != nil {
+		return Revision{}, err
+	}
+	repo, err := openRepo(dir, true)
 	if err != nil {
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return Revision{}, errorf(ErrNotFound, "%s is not in a git repository", dir)
@@ -37,18 +44,18 @@ func CheckoutRevision(dir, rev, dst string) (Revision, error) {
 	if err != nil {
 		return Revision{}, fmt.Errorf("the repository of %s has no working tree: %w", dir, err)
 	}
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
+	c, err := spec.resolve(repo)
 	if err != nil {
-		return Revision{}, errorf(ErrNotFound, "revision %q not found in %s: %v", rev, wt.Filesystem.Root(), err)
+		return Revision{}, fmt.Errorf("revision %q in %s: %w", rev, wt.Filesystem.Root(), err)
 	}
-	if _, err := writeCommit(repo.Storer, *h, dst, ""); err != nil {
+	if _, err := writeCommit(repo.Storer, c.Hash, dst, ""); err != nil {
 		return Revision{}, fmt.Errorf("cannot write revision %q of %s: %w", rev, wt.Filesystem.Root(), err)
 	}
 	root, err := filepath.EvalSymlinks(wt.Filesystem.Root())
 	if err != nil {
 		return Revision{}, err
 	}
-	return Revision{Root: root, Commit: h.String()}, nil
+	return Revision{Root: root, Commit: c.Hash.String()}, nil
 }
 
 // InRevision is where path (a file of the working tree of rev.Root) lies

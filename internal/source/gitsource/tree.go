@@ -34,6 +34,9 @@ func writeCommit(st storer.EncodedObjectStorer, commit plumbing.Hash, dir, url s
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: reading its tree: %w", short(commit.String()), err)
 	}
+	if err := checkTree(st, tree.Hash); err != nil {
+		return nil, err
+	}
 	m := &meta{URL: url, Commit: commit.String(), FetchedAt: time.Now().UTC(), Symlinks: map[string]string{}}
 	if err := writeTree(st, tree, dir, "", m); err != nil {
 		return nil, err
@@ -44,6 +47,10 @@ func writeCommit(st storer.EncodedObjectStorer, commit plumbing.Hash, dir, url s
 
 func writeTree(st storer.EncodedObjectStorer, tree *object.Tree, dir, rel string, m *meta) error {
 	for _, e := range tree.Entries {
+		if max := limits.Current().GitTreeEntries; m.entries >= max {
+			return limits.Err("git-tree-entries", max, "the tree")
+		}
+		m.entries++
 		if !validName(e.Name) {
 			return errorf(ErrUnsafe, "the tree has an invalid file name %q in %q", e.Name, "/"+rel)
 		}
@@ -90,6 +97,64 @@ func writeTree(st storer.EncodedObjectStorer, tree *object.Tree, dir, rel string
 		}
 	}
 	return nil
+}
+
+// checkTree refuses a tree with more entries than --max-git-tree-entries
+// or more bytes of files than --max-git-tree-bytes before anything is
+// written: it adds up the folder objects, each counted once however often
+// the tree repeats it (a few objects can stand for millions of files), and
+// the sizes of the files from their headers.
+func checkTree(st storer.EncodedObjectStorer, root plumbing.Hash) error {
+	lim := limits.Current()
+	entries, size, err := measureTree(st, root, "", lim, map[plumbing.Hash]treeSize{})
+	switch {
+	case err != nil:
+		return err
+	case entries > lim.GitTreeEntries:
+		return limits.Err("git-tree-entries", lim.GitTreeEntries, "the tree")
+	case size > lim.GitTreeBytes:
+		return limits.Err("git-tree-bytes", lim.GitTreeBytes, "the files of the tree")
+	}
+	return nil
+}
+
+// treeSize is what a folder object holds, counted once.
+type treeSize struct{ entries, bytes int64 }
+
+// measureTree returns the entries and the file bytes below the tree h
+// (the folder rel), saturated just past the limits (so that no sum
+// overflows).
+func measureTree(st storer.EncodedObjectStorer, h plumbing.Hash, rel string, lim limits.Limits, seen map[plumbing.Hash]treeSize) (int64, int64, error) {
+	if s, ok := seen[h]; ok {
+		return s.entries, s.bytes, nil
+	}
+	tree, err := object.GetTree(st, h)
+	if err != nil {
+		return 0, 0, fmt.Errorf("/%s: %w", rel, err)
+	}
+	var s treeSize
+	for _, e := range tree.Entries {
+		n, b, p := int64(1), int64(0), path.Join(rel, e.Name)
+		switch e.Mode {
+		case filemode.Dir:
+			sn, sb, err := measureTree(st, e.Hash, p, lim, seen)
+			if err != nil {
+				return 0, 0, err
+			}
+			n, b = n+sn, sb
+		case filemode.Regular, filemode.Deprecated, filemode.Executable:
+			if b, err = st.EncodedObjectSize(e.Hash); err != nil {
+				return 0, 0, fmt.Errorf("%s: %w", p, err)
+			}
+			if b > lim.GitBlobBytes {
+				return 0, 0, limits.Err("git-blob-bytes", lim.GitBlobBytes, p)
+			}
+		}
+		s.entries = min(s.entries+n, lim.GitTreeEntries+1)
+		s.bytes = min(s.bytes+b, lim.GitTreeBytes+1)
+	}
+	seen[h] = s
+	return s.entries, s.bytes, nil
 }
 
 // validName rejects tree entry names that could leave the folder or reach
