@@ -109,10 +109,10 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 		return nil, false, err
 	}
 	fromPath, toPath, cleanup, err := diffSides(f, args)
+	defer cleanup()
 	if err != nil {
 		return nil, false, err
 	}
-	defer cleanup()
 	from, err := renderSide(g, fromPath, f.render, f.fromParams, stderr)
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot render the old side: %w", err)
@@ -167,7 +167,8 @@ func diffOptions(f diffFlags) (diff.Options, error) {
 }
 
 // diffSides are the configs of the two sides; cleanup removes a
-// revision's checkout.
+// revision's checkout, also when err is not nil (the watchdog and
+// SIGINT or SIGTERM remove it too: see tempDir).
 func diffSides(f diffFlags, args []string) (from, to string, cleanup func(), err error) {
 	cleanup = func() {}
 	switch {
@@ -176,11 +177,10 @@ func diffSides(f diffFlags, args []string) (from, to string, cleanup func(), err
 	case len(args) == 2:
 		return args[0], args[1], cleanup, nil
 	case f.fromRev != "":
-		dir, err := os.MkdirTemp("", "kudo-render-diff-")
+		dir, cleanup, err := tempDir("kudo-render-diff-")
 		if err != nil {
 			return "", "", cleanup, err
 		}
-		cleanup = func() { os.RemoveAll(dir) }
 		from, err := checkoutSide(args[0], f.fromRev, dir)
 		return from, args[0], cleanup, err
 	case len(f.fromParams)+len(f.toParams) > 0:

@@ -183,10 +183,23 @@ func TestDiffFromRev(t *testing.T) {
 	if got != want {
 		t.Errorf("--from-rev main:\n%s\nwant (the two configs):\n%s", got, want)
 	}
-	_, _, err = run("diff", filepath.Join(pkg, "render.yaml"), "--from-rev", "no-such-branch")
-	assertExit(t, err, 2)
-	if err == nil || !strings.Contains(err.Error(), `revision "no-such-branch" not found`) {
-		t.Errorf("error %v", err)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the checkout goes: it must not stay
+	for rev, msg := range map[string]string{
+		"no-such-branch": `revision "no-such-branch" in ` + repo,
+		"main~5":         `main~5: the history of main ends 0 commits back`,
+		"HEAD@{1}":       `revision "HEAD@{1}": @{...} (a reflog entry, an upstream or a previous branch) is not supported`,
+		"@{upstream}":    `revision "@{upstream}": @{...}`,
+		"main:deploy":    `revision "main:deploy": a path or a search (REV:path, :/text) is not supported`,
+	} {
+		_, _, err = run("diff", filepath.Join(pkg, "render.yaml"), "--from-rev", rev)
+		assertExit(t, err, 2)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("--from-rev %s: error %v, want %q", rev, err, msg)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("--from-rev %s: %d temporary folders left behind", rev, len(left))
+		}
 	}
 	outside := filepath.Join(t.TempDir(), "render.yaml")
 	copyFile(t, "../examples/review/v2/render.yaml", outside)

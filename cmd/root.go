@@ -16,6 +16,7 @@ import (
 	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -83,7 +84,8 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			code := errorCode(c)
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {
-					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): a template may loop\n", timeout)
+					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): %s\n", timeout, waitingFor())
+					removeTemps()
 					exit(code)
 				}
 			})
@@ -96,6 +98,15 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr),
 		newDiff(&g, out, stderr), newGraph(&g, out, stderr), newImport(out, stderr), newAdopt(&g, out, stderr))
 	return root
+}
+
+// waitingFor says what a run the watchdog ends was doing: the git
+// operations under way (a hung server), else a template that may loop.
+func waitingFor() string {
+	if ops := gitsource.Running(); len(ops) > 0 {
+		return "a " + strings.Join(ops, " and a ") + " was running"
+	}
+	return "a template may loop"
 }
 
 // withCode gives err the command's exit status on error.

@@ -455,7 +455,7 @@ func (f *gitFetcher) ensure(ctx context.Context, t *target, res *Resolved) (*met
 	if err != nil {
 		return nil, err
 	}
-	defer running.add("writing the files of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the git cache")()
+	defer running.add("git checkout of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the cache")()
 	return f.cache.install(t.ep, res.Commit, func(dir string) (*meta, error) {
 		return writeCommit(st, plumbing.NewHash(res.Commit), dir, t.ep.scrubbed)
 	})

@@ -7,8 +7,8 @@ import (
 
 // Running lists what the fetchers of this process are doing right now,
 // oldest first: "git fetch of https://git.example.com/org/repo (depth
-// 1)", "git ls-remote of ...", "writing the files of ...@abc123 into the
-// git cache". A watchdog that gives up on a run (--timeout) says with it
+// 1)", "git ls-remote of ... (listing refs)", "git checkout of
+// ...@abc123def456 into the cache". A watchdog that gives up on a run (--timeout) says with it
 // what the run was waiting for, instead of blaming a template.
 func Running() []string { return running.list() }
 

@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// Temporary folders (the checkout of `diff --from-rev`) are removed on
+// every way out of the process: the command's own return, an error, the
+// watchdog (--timeout) and SIGINT or SIGTERM, after which the signal is
+// raised again so the process ends as it would have.
+var temps struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+	sigs chan os.Signal
+}
+
+// tempDir makes a temporary folder and returns it with the function that
+// removes it (call it once done; it may be called again).
+func tempDir(pattern string) (string, func(), error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", func() {}, err
+	}
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.dirs == nil {
+		temps.dirs = map[string]bool{}
+	}
+	temps.dirs[dir] = true
+	if temps.sigs == nil {
+		temps.sigs = make(chan os.Signal, 1)
+		signal.Notify(temps.sigs, os.Interrupt, syscall.SIGTERM)
+		go onSignal(temps.sigs)
+	}
+	return dir, func() { removeTemp(dir) }, nil
+}
+
+// removeTemp removes one folder and, with the last one, stops catching
+// signals.
+func removeTemp(dir string) {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if !temps.dirs[dir] {
+		return
+	}
+	removeAll(dir)
+	delete(temps.dirs, dir)
+	if len(temps.dirs) == 0 && temps.sigs != nil {
+		signal.Stop(temps.sigs)
+		close(temps.sigs)
+		temps.sigs = nil
+	}
+}
+
+// removeTemps removes every temporary folder (the watchdog, a signal);
+// they stay registered, so nothing is written into them again unnoticed.
+func removeTemps() {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	for dir := range temps.dirs {
+		removeAll(dir)
+	}
+}
+
+// removeAll removes dir, again if a writer still running added files
+// while it did.
+func removeAll(dir string) {
+	for range 5 {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+	}
+}
+
+// onSignal removes the temporary folders on SIGINT or SIGTERM, then
+// raises the signal again with its default action.
+func onSignal(sigs chan os.Signal) {
+	sig, ok := <-sigs
+	if !ok {
+		return
+	}
+	removeTemps()
+	signal.Reset(sig)
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		_ = p.Signal(sig)
+	}
+}
