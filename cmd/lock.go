@@ -48,7 +48,7 @@ changes nothing.`,
 					return err
 				}
 			}
-			f, err := g.fetcher(stderr, cfg)
+			f, err := g.fetcher(stderr)
 			if err != nil {
 				return err
 			}

@@ -2,9 +2,7 @@ package cmd
 
 import (
 	"io"
-	"net/url"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -33,15 +31,14 @@ func (g *gitFlags) register(c *cobra.Command) {
 
 // sources connects the config's git locations to package gitsource. The
 // fetcher is made on first use, so renders without git need no cache
-// folder. Credentials from the environment go only to the hosts of the
-// config's own git URLs unless KUDO_RENDER_GIT_HOSTS says otherwise: a
-// base's own extends must not receive them.
+// folder. Credentials from the environment go only to the hosts of
+// KUDO_RENDER_GIT_HOSTS, whatever hosts the config or its bases name.
 func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources {
 	var once sync.Once
 	var f gitsource.Fetcher
 	var ferr error
 	fetcher := func() (gitsource.Fetcher, error) {
-		once.Do(func() { f, ferr = g.fetcher(stderr, cfg) })
+		once.Do(func() { f, ferr = g.fetcher(stderr) })
 		return f, ferr
 	}
 	opts := location.GitOptions{Pin: cfg.PinFor, VerifyPins: g.verifyPins}
@@ -53,39 +50,13 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 
 // fetcher makes the git fetcher: credentials from the environment, the
 // cache folder from --cache-dir or KUDO_RENDER_CACHE.
-func (g *gitFlags) fetcher(stderr io.Writer, cfg *config.Config) (gitsource.Fetcher, error) {
-	auth, err := gitsource.AuthFromEnv(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	if auth != nil && len(auth.Hosts) == 0 && cfg != nil {
-		auth.Hosts = configHosts(cfg)
-	}
+func (g *gitFlags) fetcher(stderr io.Writer) (gitsource.Fetcher, error) {
 	dir := g.cacheDir
 	if dir == "" {
 		dir = os.Getenv(gitsource.EnvCache)
 	}
 	return gitsource.New(gitsource.Options{
 		CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
-		Auth: auth, Warn: warner(stderr), Progress: progress(stderr),
+		Warn: warner(stderr), Progress: progress(stderr),
 	})
-}
-
-// configHosts are the hosts of the git URLs a FunctionConfig names itself.
-func configHosts(cfg *config.Config) []string {
-	var hosts []string
-	for _, gs := range cfg.GitFields() {
-		u := gs.URL
-		if p, err := url.Parse(u); err == nil && p.Host != "" {
-			hosts = append(hosts, p.Hostname())
-		} else if at := strings.Index(u, "@"); at >= 0 { // scp-like git@host:org/repo
-			if colon := strings.Index(u[at:], ":"); colon > 0 {
-				hosts = append(hosts, u[at+1:at+colon])
-			}
-		}
-	}
-	if len(hosts) == 0 {
-		hosts = []string{"\x00none"} // credentials go nowhere
-	}
-	return hosts
 }

@@ -30,7 +30,7 @@ const (
 	// DevOps, Bitbucket Server HTTP access tokens).
 	EnvGitBearerToken = "KUDO_RENDER_GIT_BEARER_TOKEN"
 	// EnvGitHosts: comma-separated hosts (host or host:port) that receive the
-	// https credentials above. Unset: every https host.
+	// https credentials above, and no other host; required with them.
 	EnvGitHosts = "KUDO_RENDER_GIT_HOSTS"
 	// EnvSSHKeyFile: a private key file for ssh URLs (PEM or OpenSSH format).
 	EnvSSHKeyFile = "KUDO_RENDER_SSH_KEY_FILE"
@@ -47,10 +47,11 @@ const defaultTokenUser = "x-access-token"
 // Auth holds the credentials of a [Fetcher]. Credentials written in a URL's
 // user info (https://user:token@host/...) take precedence for that URL.
 type Auth struct {
-	// Hosts restricts the https credentials to these hosts (host or
-	// host:port; a host without port matches every port). Empty: every
-	// host. Credentials are never sent over http:// unless
-	// Options.AllowInsecureHTTP.
+	// Hosts are the hosts the https credentials are for (host or
+	// host:port; a host without port matches every port): they are sent
+	// to no other host, whatever URL a FunctionConfig or a base names.
+	// Required with https credentials ([New] fails without). Credentials
+	// are never sent over http:// unless Options.AllowInsecureHTTP.
 	Hosts []string
 	// Username and Password: HTTP basic auth.
 	Username, Password string
@@ -143,6 +144,9 @@ func (a *Auth) check() error {
 	if a.Password != "" && a.Username == "" {
 		return fmt.Errorf("git credentials: %s needs %s", EnvGitPassword, EnvGitUsername)
 	}
+	if err := a.checkHosts(); err != nil {
+		return err
+	}
 	if len(a.SSHKey) > 0 {
 		if _, err := a.sshSigner(); err != nil {
 			return err
@@ -181,11 +185,34 @@ func (a *Auth) hasHTTP() bool {
 	return a.Password != "" || a.Token != "" || a.BearerToken != ""
 }
 
+// checkHosts requires the hosts of https credentials, each a host or
+// host:port (a URL or a path would match nothing).
+func (a *Auth) checkHosts() error {
+	if a.hasHTTP() && len(a.Hosts) == 0 {
+		return fmt.Errorf("git credentials: %s is set but %s is not: list the hosts the credentials are for "+
+			"(comma-separated host or host:port, e.g. %s=github.com); they are sent to no other host", a.httpVar(), EnvGitHosts, EnvGitHosts)
+	}
+	for _, h := range a.Hosts {
+		if strings.ContainsAny(h, "/@?#") || strings.TrimSpace(h) != h || h == "" {
+			return fmt.Errorf("%s: %q is not a host or host:port (write git.example.com or git.example.com:8443)", EnvGitHosts, h)
+		}
+	}
+	return nil
+}
+
+// httpVar names the variable of the https credentials set.
+func (a *Auth) httpVar() string {
+	switch {
+	case a.Token != "":
+		return EnvGitToken
+	case a.BearerToken != "":
+		return EnvGitBearerToken
+	}
+	return EnvGitPassword
+}
+
 // sendsTo tells whether the https credentials go to host (host[:port]).
 func (a *Auth) sendsTo(host string) bool {
-	if len(a.Hosts) == 0 {
-		return true
-	}
 	hostOnly := host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		hostOnly = h

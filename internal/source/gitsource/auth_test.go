@@ -63,14 +63,34 @@ func TestAuthFromEnv(t *testing.T) {
 			want:   &Auth{},
 		},
 		"Token": {
-			reason: "A token.",
-			env:    map[string]string{EnvGitToken: secret},
-			want:   &Auth{Token: secret},
+			reason: "A token, for its host.",
+			env:    map[string]string{EnvGitToken: secret, EnvGitHosts: "github.com"},
+			want:   &Auth{Token: secret, Hosts: []string{"github.com"}},
 		},
 		"TokenFile": {
 			reason: "A token from a mounted file loses its trailing newline.",
-			env:    map[string]string{EnvGitToken + "_FILE": writeFile(t, "token", secret+"\n")},
-			want:   &Auth{Token: secret},
+			env:    map[string]string{EnvGitToken + "_FILE": writeFile(t, "token", secret+"\n"), EnvGitHosts: "github.com"},
+			want:   &Auth{Token: secret, Hosts: []string{"github.com"}},
+		},
+		"TokenWithoutHosts": {
+			reason: "A token must say which hosts it is for: a team's config could name any host.",
+			env:    map[string]string{EnvGitToken: secret},
+			err:    "git credentials: KUDO_RENDER_GIT_TOKEN is set but KUDO_RENDER_GIT_HOSTS is not: list the hosts",
+		},
+		"BearerWithoutHosts": {
+			reason: "So must a bearer token.",
+			env:    map[string]string{EnvGitBearerToken: secret},
+			err:    "KUDO_RENDER_GIT_BEARER_TOKEN is set but KUDO_RENDER_GIT_HOSTS is not",
+		},
+		"HostIsAURL": {
+			reason: "A URL in the hosts would match nothing.",
+			env:    map[string]string{EnvGitToken: secret, EnvGitHosts: "https://github.com"},
+			err:    `KUDO_RENDER_GIT_HOSTS: "https://github.com" is not a host or host:port`,
+		},
+		"HostsWithoutCredentials": {
+			reason: "Hosts alone are fine (the Argo CD sidecar sets them whether or not a token is mounted).",
+			env:    map[string]string{EnvGitHosts: "github.com"},
+			want:   &Auth{Hosts: []string{"github.com"}},
 		},
 		"BasicAuth": {
 			reason: "User and password, hosts restricted.",
@@ -99,7 +119,7 @@ func TestAuthFromEnv(t *testing.T) {
 		},
 		"PasswordWithoutUser": {
 			reason: "A password needs a user.",
-			env:    map[string]string{EnvGitPassword: secret},
+			env:    map[string]string{EnvGitPassword: secret, EnvGitHosts: "github.com"},
 			err:    "KUDO_RENDER_GIT_PASSWORD needs KUDO_RENDER_GIT_USERNAME",
 		},
 		"TwoSecrets": {
@@ -166,21 +186,26 @@ func TestAuthMethod(t *testing.T) {
 		},
 		"Token": {
 			reason: "A token is the basic auth password of x-access-token.",
-			auth:   Auth{Token: "tok"},
+			auth:   Auth{Token: "tok", Hosts: []string{"github.com"}},
 			url:    "https://github.com/org/repo",
 			want:   &githttp.BasicAuth{Username: "x-access-token", Password: "tok"},
 		},
 		"TokenWithUser": {
 			reason: "A token with an explicit user.",
-			auth:   Auth{Token: "tok", Username: "oauth2"},
+			auth:   Auth{Token: "tok", Username: "oauth2", Hosts: []string{"gitlab.com"}},
 			url:    "https://gitlab.com/org/repo",
 			want:   &githttp.BasicAuth{Username: "oauth2", Password: "tok"},
 		},
 		"Bearer": {
 			reason: "A bearer token.",
-			auth:   Auth{BearerToken: "tok"},
+			auth:   Auth{BearerToken: "tok", Hosts: []string{"dev.azure.com"}},
 			url:    "https://dev.azure.com/org/repo",
 			want:   &githttp.TokenAuth{Token: "tok"},
+		},
+		"NoHosts": {
+			reason: "Credentials without hosts go nowhere (and New refuses them).",
+			auth:   Auth{Token: "tok"},
+			url:    "https://github.com/org/repo",
 		},
 		"URLWins": {
 			reason: "Credentials in the URL win.",

@@ -103,9 +103,8 @@
 //	KUDO_RENDER_GIT_PASSWORD       HTTP basic auth password (needs the user)
 //	KUDO_RENDER_GIT_BEARER_TOKEN   "Authorization: Bearer" (Azure DevOps, Bitbucket Server)
 //	KUDO_RENDER_GIT_HOSTS          comma-separated host or host:port that receive the
-//	                               https credentials; unset: every host. Set it when
-//	                               sources may name hosts you do not trust (a base's own
-//	                               extends can name any URL).
+//	                               https credentials, and no other host (a config or a
+//	                               base's extends can name any URL); required with them
 //	KUDO_RENDER_SSH_KEY_FILE       private key for ssh URLs (else the ssh-agent at
 //	                               $SSH_AUTH_SOCK); the user comes from the URL, default git
 //	KUDO_RENDER_SSH_KEY_PASSPHRASE passphrase of an encrypted key
@@ -138,6 +137,29 @@
 // names with '/', .git) are rejected; on a case-insensitive file system two
 // names differing only in case are an error. Submodules (gitlinks) are never
 // fetched; .gitmodules is an ordinary file.
+//
+// # Limits
+//
+// A fetch downloads at most --max-git-pack-bytes in at most
+// --max-git-pack-objects objects, none (and none a delta makes) over
+// --max-git-blob-bytes; a commit's tree is measured before anything is
+// written (each folder object counted once, however often the tree
+// repeats it): at most --max-git-tree-entries entries and
+// --max-git-tree-bytes of files. Local repositories (AllowLocal,
+// [CheckoutRevision]) read no object over --max-git-blob-bytes: a loose
+// object's header is read first and its content never past it. [Running]
+// lists the network operations under way, for a watchdog's message.
+//
+// # Revisions of a local repository
+//
+// [CheckoutRevision] (`kudo-render diff --from-rev`) reads a revision as
+// git does, in these forms only: a full or abbreviated (4+ digits) commit
+// id, HEAD or @, a branch, tag or remote-tracking branch name (refs/...
+// too; looked up in git's order, so a tag wins over a branch of the same
+// name), describe output (v1.2-3-gabc1234), each followed by any number
+// of ~N and ^N. Reflog entries and upstreams (@{...}), REV:path,
+// ^{...}, :/text, ranges and pseudo-refs such as FETCH_HEAD are refused
+// with an error naming the spec, never read as another revision.
 //
 // # Cache
 //

@@ -445,11 +445,11 @@ func TestAuth(t *testing.T) {
 		},
 		"BasicAuth": {
 			reason: "Username and password are sent as basic auth.",
-			auth:   &Auth{Username: user, Password: pass},
+			auth:   &Auth{Username: user, Password: pass, Hosts: []string{"127.0.0.1"}},
 		},
 		"Token": {
 			reason: "A token is sent as the basic auth password, with the configured user.",
-			auth:   &Auth{Username: user, Token: pass},
+			auth:   &Auth{Username: user, Token: pass, Hosts: []string{"127.0.0.1"}},
 		},
 		"HostsMatch": {
 			reason: "Credentials restricted to the server's host are sent to it.",
@@ -459,11 +459,11 @@ func TestAuth(t *testing.T) {
 			reason: "Credentials restricted to another host are not sent.",
 			auth:   &Auth{Username: user, Password: pass, Hosts: []string{"git.example.com"}},
 			kind:   ErrAuth,
-			msg:    []string{"authentication required"},
+			msg:    []string{"authentication required, and the configured credentials are only for KUDO_RENDER_GIT_HOSTS (git.example.com), not 127.0.0.1:"},
 		},
 		"WrongPassword": {
 			reason: "A rejected password is reported, and never printed.",
-			auth:   &Auth{Username: user, Password: pass + "-wrong"},
+			auth:   &Auth{Username: user, Password: pass + "-wrong", Hosts: []string{"127.0.0.1"}},
 			kind:   ErrAuth,
 			msg:    []string{"authentication failed: the server rejected the credentials"},
 		},

@@ -260,6 +260,10 @@ func (f *gitFetcher) fail(t *target, err error) error {
 		_, authSent, _ = f.auth.method(t.ep)
 	}
 	msg, kind := describe(err, t.ep.host, authSent)
+	if kind == ErrAuth && !authSent && f.auth.hasHTTP() && (t.ep.kind == kindHTTPS || t.ep.kind == kindHTTP) {
+		msg = "authentication required, and the configured credentials are only for " + EnvGitHosts + " (" +
+			strings.Join(f.auth.Hosts, ", ") + "), not " + t.ep.host + ": add it there if it is one of yours"
+	}
 	return &Error{URL: t.ep.scrubbed, Ref: t.label(), Msg: scrubText(msg, f.secrets(t.ep)...), Kind: kind}
 }
 
