@@ -13,6 +13,14 @@ import (
 // prefetchParallel is how many git sources prefetch fetches at once.
 const prefetchParallel = 4
 
+// prefetchMax is how many git sources prefetch fetches at most: twice
+// the deepest chain of extends (extend.DefaultMaxDepth). A lock pin is a
+// guess that the load will need it, which only the load can tell (a
+// config can list thousands of pins, of commits of one repository, that
+// its render never reads); beyond prefetchMax the load fetches what it
+// needs, when it needs it.
+const prefetchMax = 16
+
 // prefetch fetches, concurrently, every git source whose commit the
 // config knows before loading starts: its own sources that are pinned
 // (commit: or a lock pin) and the pins of spec.lock, which `kudo-render
@@ -50,14 +58,15 @@ func (c *Config) prefetch(ctx context.Context, open location.GitOpener) {
 }
 
 // pinnedSources lists the git sources prefetch fetches, one per URL and
-// commit, in a fixed order: the config's own by field path, then the
-// lock's pins.
+// commit, at most prefetchMax, in a fixed order: the config's own by
+// field path, then the lock's pins (those the load can use: the first
+// of a URL and ref, as PinFor reads them).
 func (c *Config) pinnedSources() []bundle.GitSource {
 	seen := map[[2]string]bool{}
 	var out []bundle.GitSource
 	add := func(gs bundle.GitSource) {
 		k := [2]string{gs.URL, gs.Commit}
-		if gs.Commit == "" || seen[k] {
+		if gs.Commit == "" || seen[k] || len(out) == prefetchMax {
 			return
 		}
 		seen[k] = true
@@ -70,8 +79,12 @@ func (c *Config) pinnedSources() []bundle.GitSource {
 		add(gs)
 	}
 	if c.Spec.Lock != nil {
+		refs := map[[2]string]bool{}
 		for _, p := range c.Spec.Lock.Pins {
-			add(bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit})
+			if k := [2]string{p.URL, p.Ref}; !refs[k] {
+				refs[k] = true
+				add(bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit})
+			}
 		}
 	}
 	return out

@@ -3,9 +3,11 @@ package config
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -93,5 +95,34 @@ func TestPinnedSources(t *testing.T) {
 	want := []string{"bases.git@2:mysql", "apps.git@1:mysql-extension", "deps.git@3:"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPinnedSourcesBounded: a lock listing many pins (commits of one
+// repository the render may never read) costs at most prefetchMax
+// fetches before the load; a pin after the first of its URL and ref,
+// which PinFor never reads, none.
+func TestPinnedSourcesBounded(t *testing.T) {
+	text := prefetchConfig + "    - {url: https://git.example/deps.git, ref: v1, commit: 4444444444444444444444444444444444444444}\n"
+	for i := range 100 {
+		text += fmt.Sprintf("    - {url: https://git.example/junk.git, ref: b%d, commit: %040d}\n", i, i)
+	}
+	cfg, err := Parse("render.yaml", t.TempDir(), []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := cfg.pinnedSources()
+	if len(srcs) != prefetchMax {
+		t.Fatalf("%d sources prefetched, want %d", len(srcs), prefetchMax)
+	}
+	for _, gs := range srcs[:3] {
+		if strings.Contains(gs.URL, "junk") {
+			t.Errorf("the config's own sources and the first pins come first: %v", srcs[:3])
+		}
+	}
+	for _, gs := range srcs {
+		if gs.Commit == strings.Repeat("4", 40) {
+			t.Error("a second pin of deps.git@v1, which PinFor never reads, was prefetched")
+		}
 	}
 }
