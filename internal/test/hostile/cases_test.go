@@ -3,6 +3,7 @@ package hostile_test
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -11,12 +12,19 @@ import (
 // every template given, and returns its folder.
 func pkg(t *testing.T, dir string, templates map[string]string, extra map[string]string) string {
 	t.Helper()
+	write(t, dir, pkgFiles(templates, extra))
+	return filepath.Join(dir, "pkg")
+}
+
+// pkgFiles are the files pkg writes: path below dir -> content.
+func pkgFiles(templates map[string]string, extra map[string]string) map[string]string {
 	var names []string
 	files := map[string]string{}
 	for name, content := range templates {
 		names = append(names, name)
 		files["pkg/templates/"+name] = content
 	}
+	sort.Strings(names)
 	files["pkg/operator.yaml"] = `apiVersion: kudo.dev/v1beta1
 name: hostile
 operatorVersion: 0.1.0
@@ -39,8 +47,7 @@ plans:
 	for k, v := range extra {
 		files["pkg/"+k] = v
 	}
-	write(t, dir, files)
-	return filepath.Join(dir, "pkg")
+	return files
 }
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Name }}-cm\ndata:\n  x: y\n"

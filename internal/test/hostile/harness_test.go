@@ -60,6 +60,11 @@ type hostileCase struct {
 	// then looks at the result.
 	succeed bool
 	check   func(t *testing.T, dir, stdout string)
+	// exit is the status of a refusal: 1, or 2 for diff (0 means 1).
+	exit int
+	// after, when set, looks at dir once the run ended, whatever its
+	// outcome (what it must have left behind, or not).
+	after func(t *testing.T, dir string)
 }
 
 type result struct {
@@ -126,8 +131,13 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 			}
 			os.WriteFile(filepath.Join(out, "keep", "mine.txt"), []byte("not kudo-render's"), 0o644)
 			args := tc.setup(t, dir)
+			expand := strings.NewReplacer("{dir}", dir, "{out}", out).Replace
 			for i, a := range args {
-				args[i] = strings.NewReplacer("{dir}", dir, "{out}", out).Replace(a)
+				args[i] = expand(a)
+			}
+			env := make([]string, len(tc.env))
+			for i, e := range tc.env {
+				env[i] = expand(e)
 			}
 			var stdin []byte
 			if tc.stdin != nil {
@@ -137,8 +147,11 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 				}
 			}
 			before := snapshot(t, out)
-			r := runCase(t, dir, tc.wd, args, tc.env, stdin)
+			r := runCase(t, dir, tc.wd, args, env, stdin)
 			t.Logf("%s: exit %d, peak RSS %d MiB, %s", tc.class, r.code, r.rss>>20, r.took.Round(time.Millisecond))
+			if tc.after != nil {
+				defer tc.after(t, dir)
+			}
 			checkBounds(t, tc, r)
 			if tc.succeed {
 				if r.code != 0 {
@@ -159,7 +172,7 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 
 func checkBounds(t *testing.T, tc hostileCase, r result) {
 	t.Helper()
-	if r.signal != "" || r.code == 2 || strings.Contains(r.stderr, "fatal error") || strings.Contains(r.stderr, "panic:") {
+	if r.signal != "" || r.code == 2 && tc.exit != 2 || strings.Contains(r.stderr, "fatal error") || strings.Contains(r.stderr, "panic:") {
 		t.Fatalf("%s\ncrashed (exit %d, signal %q):\n%s", tc.reason, r.code, r.signal, head(r.stderr))
 	}
 	if r.rss > maxRSS {
@@ -172,8 +185,12 @@ func checkBounds(t *testing.T, tc hostileCase, r result) {
 
 func checkRefused(t *testing.T, tc hostileCase, r result) {
 	t.Helper()
-	if r.code != 1 {
-		t.Errorf("%s\nexit %d, want 1; stderr:\n%s", tc.reason, r.code, head(r.stderr))
+	want := tc.exit
+	if want == 0 {
+		want = 1
+	}
+	if r.code != want {
+		t.Errorf("%s\nexit %d, want %d; stderr:\n%s", tc.reason, r.code, want, head(r.stderr))
 	}
 	if r.stdout != "" {
 		t.Errorf("%s\nstdout must be empty, got %d bytes: %q", tc.reason, len(r.stdout), head(r.stdout))
