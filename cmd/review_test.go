@@ -187,7 +187,7 @@ func TestDiffFromRev(t *testing.T) {
 	t.Setenv("TMPDIR", tmp) // where the checkout goes: it must not stay
 	for rev, msg := range map[string]string{
 		"no-such-branch": `revision "no-such-branch" in ` + repo,
-		"main~5":         `main~5: the history of main ends 0 commits back`,
+		"main~5":         `main~5: main has only 0 first-parent ancestors`,
 		"HEAD@{1}":       `revision "HEAD@{1}": @{...} (a reflog entry, an upstream or a previous branch) is not supported`,
 		"@{upstream}":    `revision "@{upstream}": @{...}`,
 		"main:deploy":    `revision "main:deploy": a path or a search (REV:path, :/text) is not supported`,

@@ -139,7 +139,7 @@ func step(c *object.Commit, st revStep, name string) (*object.Commit, error) {
 	}
 	for i := range st.n {
 		if c.NumParents() == 0 {
-			return nil, errorf(ErrNotFound, "%s~%d: the history of %s ends %d commits back, at %s", name, st.n, name, i, short(c.Hash.String()))
+			return nil, errorf(ErrNotFound, "%s~%d: %s has only %d first-parent ancestors (its root commit is %s)", name, st.n, name, i, short(c.Hash.String()))
 		}
 		p, err := c.Parent(0)
 		if err != nil {
