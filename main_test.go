@@ -60,7 +60,7 @@ func TestProcessErrorNothingOnStdout(t *testing.T) {
 
 func TestProcessOutputDir(t *testing.T) {
 	dir := t.TempDir()
-	out, errs, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-o", dir)
+	out, errs, code := kudoRender(t, "render", "examples/toggle/render.yaml", "--output-dir", dir)
 	if code != 0 || out != "" {
 		t.Fatalf("code=%d stdout=%q stderr=%q", code, out, errs)
 	}
@@ -71,7 +71,7 @@ func TestProcessOutputDir(t *testing.T) {
 	}
 	// A failing render writes nothing.
 	empty := filepath.Join(t.TempDir(), "out")
-	if _, _, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-p", "REPLICAS=x", "-o", empty); code != 1 {
+	if _, _, code := kudoRender(t, "render", "examples/toggle/render.yaml", "-p", "REPLICAS=x", "--output-dir", empty); code != 1 {
 		t.Errorf("code = %d", code)
 	}
 	if _, err := os.Stat(empty); !os.IsNotExist(err) {

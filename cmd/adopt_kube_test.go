@@ -151,7 +151,7 @@ func installReference(t *testing.T, op string, importFlags ...string) (*kudotest
 	export = append(export, kudotest.InstanceObject(0, kudotest.Instance{Name: "inst"}, refNamespace, op, ov))
 	insts := kc.Install(refNamespace, export, live)
 	gitops := filepath.Join(t.TempDir(), "gitops")
-	args := append([]string{"import", "--kubeconfig", kc.Kubeconfig, "--namespace", refNamespace, "-o", gitops}, importFlags...)
+	args := append([]string{"import", "--kubeconfig", kc.Kubeconfig, "--namespace", refNamespace, "--output-dir", gitops}, importFlags...)
 	if _, stderr, code := cli(args...); code != 0 {
 		t.Fatalf("import: exit %d\n%s", code, stderr)
 	}
@@ -310,7 +310,7 @@ func TestAdoptDependency(t *testing.T) {
 		t.Fatalf("the dependency Instance is not owned by its parent: %v", refs)
 	}
 	gitops := filepath.Join(t.TempDir(), "gitops")
-	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "-o", gitops); code != 0 {
+	if _, stderr, code := cli("import", "--kubeconfig", kc.Kubeconfig, "--namespace", ns, "--output-dir", gitops); code != 0 {
 		t.Fatalf("import: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(gitops, ns, "shop-cache")); !os.IsNotExist(err) {

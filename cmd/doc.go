@@ -7,7 +7,7 @@
 //
 // Everything a command prints goes through one output.Writer, written
 // once the whole result is known: on any error nothing reaches stdout (or
-// -o DIR), main prints the message on stderr and exits with status 1 (diff:
+// --output-dir), main prints the message on stderr and exits with status 1 (diff:
 // 2, as 1 means "changes"; see ExitError), and
 // the --timeout watchdog can no longer fire once output has begun.
 //

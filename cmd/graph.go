@@ -31,16 +31,19 @@ a Toggle task controls carry its parameter (objects of a Toggle that is
 off are drawn dashed), and getValueFrom references are edges from the
 object that reads to the object read.
 
---format mermaid (the default) renders inline in GitHub and GitLab
+-o mermaid (the default) renders inline in GitHub and GitLab
 markdown. Mermaid has limits (50,000 characters, 500 edges): with
 --detail auto a large render is drawn as counts per kind in each step, or
-one node per step, and the picture says so. --format dot (Graphviz) draws
-every object.`,
+one node per step, and the picture says so. -o dot (Graphviz) draws every
+object.`,
 		Example: `  kudo-render graph examples/toggle/render.yaml
-  kudo-render graph render.yaml --format dot | dot -Tsvg > plan.svg
+  kudo-render graph examples/review/v2/render.yaml -o dot | dot -Tsvg > plan.svg
   kudo-render graph kudo-render.yaml --name kafka --namespace data --detail kinds`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
+			if c.Flags().Changed("format") {
+				fmt.Fprintln(stderr, "warning: --format is deprecated: use -o/--output, the output format on every command")
+			}
 			text, err := runGraph(g, f, args[0], stderr)
 			if err != nil {
 				return err
@@ -56,10 +59,13 @@ every object.`,
 	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict)")
 	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
 	fl.StringArrayVar(&f.render.crds, "crds", nil, crdsUsage)
+	fl.StringVarP(&f.format, "output", "o", "mermaid", "mermaid or dot (Graphviz)")
 	fl.StringVar(&f.format, "format", "mermaid", "mermaid or dot")
+	// --format was graph's name for -o; still taken, hidden, with a
+	// warning on stderr (cobra's MarkDeprecated prints to stdout).
+	_ = fl.MarkHidden("format")
 	fl.StringVar(&f.detail, "detail", "auto", "objects, kinds (counts per kind in each step), steps, or auto (mermaid: the finest that fits; dot: objects)")
-	registerCompletions(c)
-	_ = c.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"mermaid", "dot"}, cobra.ShellCompDirectiveNoFileComp))
+	registerCompletions(c, "mermaid", "dot")
 	_ = c.RegisterFlagCompletionFunc("detail", cobra.FixedCompletions([]string{"auto", "objects", "kinds", "steps"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -72,7 +78,7 @@ func runGraph(g *gitFlags, f graphFlags, path string, stderr io.Writer) (string,
 		return "", fmt.Errorf("--detail %w", err)
 	}
 	if f.format != "mermaid" && f.format != "dot" {
-		return "", fmt.Errorf("--format %q: want mermaid or dot", f.format)
+		return "", fmt.Errorf("-o/--output %q: want mermaid or dot", f.format)
 	}
 	cfg, err := configFor(path, f.render)
 	if err != nil {

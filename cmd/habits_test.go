@@ -50,6 +50,8 @@ func TestCompletion(t *testing.T) {
 	}{
 		{"--target takes three values", []string{"render", "../examples/toggle", "--target", ""}, []string{"argocd", "plain", "flux"}},
 		{"diff's --output is a format", []string{"diff", "a.yaml", "--output", ""}, []string{"text", "markdown", "json"}},
+		{"render's -o is a format", []string{"render", "../examples/toggle", "-o", ""}, []string{"yaml", "json"}},
+		{"graph's -o is a format", []string{"graph", "../examples/toggle", "-o", ""}, []string{"mermaid", "dot"}},
 		{"--plan offers the package's plans", []string{"render", "../examples/dependencies", "--plan", ""}, []string{"deploy"}},
 		{"-p offers the package's parameters, ready for a value", []string{"render", "../examples/toggle", "-p", ""}, []string{"REPLICAS=", "METRICS_ENABLED="}},
 		{"a FunctionConfig leads to its package", []string{"graph", "../examples/dependencies/render.yaml", "--plan", ""}, []string{"deploy"}},
@@ -73,8 +75,8 @@ func TestCompletion(t *testing.T) {
 }
 
 // TestRenderHelpExamplesRun: every example of `render --help` runs as
-// written from the repository's root (paths made relative to cmd/, -o
-// into a temporary folder).
+// written from the repository's root (paths made relative to cmd/,
+// --output-dir into a temporary folder).
 func TestRenderHelpExamplesRun(t *testing.T) {
 	var example string
 	for _, c := range New(strings.NewReader(""), io.Discard, io.Discard).Commands() {
@@ -95,7 +97,7 @@ func TestRenderHelpExamplesRun(t *testing.T) {
 			switch {
 			case strings.HasPrefix(a, "examples/"):
 				args[i] = "../" + a
-			case a == "out/" && i > 0 && args[i-1] == "-o":
+			case a == "out/" && i > 0 && args[i-1] == "--output-dir":
 				args[i] = t.TempDir()
 			}
 		}

@@ -19,13 +19,14 @@ type importFlags struct {
 	from                          []string
 	kubeconfig                    string
 	outDir, operators, target, ns string
+	format                        string // -o: not taken; says to use --output-dir
 	repoURL, revision             string
 }
 
 func newImport(out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f importFlags
 	c := &cobra.Command{
-		Use:   "import (--from FILE | --kubeconfig FILE) -o DIR",
+		Use:   "import (--from FILE | --kubeconfig FILE) --output-dir DIR",
 		Short: "Write a GitOps repository for the KUDO instances of a cluster export",
 		Long: `Write a GitOps repository for the kudo.dev/v1beta1 Instances of files
 exported with
@@ -45,17 +46,25 @@ own.
 DIR is written all or nothing; on any error nothing is written and the exit
 status is 1. A summary goes to stderr, nothing to stdout.`,
 		Example: `  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
-  kudo-render import --from kudo-export.yaml -o gitops/
-  kudo-render import --kubeconfig ~/.kube/config --namespace data -o gitops/
-  kudo-render import --from kudo-export.yaml --operators ../operators -o gitops/ --target flux`,
+  kudo-render import --from kudo-export.yaml --output-dir gitops/
+  kudo-render import --kubeconfig ~/.kube/config --namespace data --output-dir gitops/
+  kudo-render import --from kudo-export.yaml --operators ../operators --output-dir gitops/ --target flux`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(c *cobra.Command, _ []string) error {
+			if c.Flags().Changed("output") {
+				return fmt.Errorf("-o/--output is an output format, and import has none: it writes a folder; use --output-dir %s", f.format)
+			}
 			return runImport(f, out, stderr)
 		},
 	}
 	c.Flags().StringArrayVar(&f.from, "from", nil, "file exported with `kubectl get instances,operatorversions,operators -A -o yaml`, repeatable")
 	c.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "read the KUDO objects from this cluster (only lists them), with or instead of --from")
-	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "folder to write the GitOps repository to (all or nothing)")
+	c.Flags().StringVar(&f.outDir, "output-dir", "", "folder to write the GitOps repository to (all or nothing)")
+	_ = c.MarkFlagDirname("output-dir")
+	// -o/--output is a format on every command; import has none, and
+	// before --output-dir its -o was the folder: say so.
+	c.Flags().StringVarP(&f.format, "output", "o", "", "not taken: import writes a folder (--output-dir)")
+	_ = c.Flags().MarkHidden("output")
 	c.Flags().StringVar(&f.operators, "operators", "", "folder of packages (<operator>/<version>/ or <operator>/); default: rebuild them from the OperatorVersions")
 	c.Flags().StringVar(&f.target, "target", migrate.TargetArgoCD, "argocd (an Application per instance) or flux (a Kustomization per instance)")
 	c.Flags().StringVarP(&f.ns, "namespace", "n", "", "import only the instances of this namespace")
@@ -67,7 +76,7 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 func runImport(f importFlags, out *output.Writer, stderr io.Writer) error {
 	start := time.Now()
 	if len(f.from) == 0 && f.kubeconfig == "" || f.outDir == "" {
-		return fmt.Errorf("import needs --from FILE (or --kubeconfig FILE) and -o DIR")
+		return fmt.Errorf("import needs --from FILE (or --kubeconfig FILE) and --output-dir DIR")
 	}
 	var exp migrate.Export
 	if f.kubeconfig != "" {

@@ -81,7 +81,7 @@ current-context: x
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "gitops")
-	stdout, _, err := run("import", "--kubeconfig", kc, "-o", out)
+	stdout, _, err := run("import", "--kubeconfig", kc, "--output-dir", out)
 	if err == nil || !strings.Contains(err.Error(), "cannot list instances.kudo.dev on https://127.0.0.1:1") || stdout != "" {
 		t.Fatalf("got %v, stdout %q", err, stdout)
 	}

@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +22,7 @@ import (
 
 type renderFlags struct {
 	name, namespace, target, outDir string
+	format                          string
 	plans, params                   []string
 	strict                          bool
 	kubeVersion                     string
@@ -41,47 +45,77 @@ func newRender(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command
 CONFIG.yaml is a kudorender.dev/v1alpha1 FrameworkRender. With a package
 folder instead, --name names the instance. Flags override the config.
 
-With -o DIR the objects are written as files (one per object, or the Flux
+-o/--output is the format of stdout: yaml (a YAML stream, the default) or
+json (one v1 List, as kubectl get -o json prints). With --output-dir DIR
+the objects are written as YAML files instead (one per object, or the Flux
 layout with --target flux), all or nothing: files kudo-render wrote there
 before and no longer produces are removed, other files are left alone.
 
-On any error nothing is written to stdout (or to -o DIR) and the exit
+On any error nothing is written to stdout (or to --output-dir) and the exit
 status is 1.`,
 		Example: `  kudo-render render examples/toggle/render.yaml
-  kudo-render render examples/toggle --name web --namespace shop -p REPLICAS=3
-  kudo-render render examples/dependencies/render.yaml --plan deploy --target plain -o out/`,
+  kudo-render render examples/toggle --name web --namespace shop -p REPLICAS=3 -o json
+  kudo-render render examples/dependencies/render.yaml --plan deploy --target plain --output-dir out/`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if err := checkRenderOutput(f); err != nil {
+				return err
+			}
 			cfg, err := configFor(args[0], f)
 			if err != nil {
 				return err
 			}
 			if cfg.Target() == config.Flux && f.outDir == "" {
-				return fmt.Errorf("--target flux writes a folder tree: give -o DIR")
+				return fmt.Errorf("--target flux writes a folder tree: give --output-dir DIR")
 			}
 			items, err := cfg.Render(context.Background(), g.sources(stderr, cfg), warner(stderr))
 			if err != nil {
 				return err
 			}
-			return writeRender(out, cfg, items, f.outDir)
+			return writeRender(out, cfg, items, f)
 		},
 	}
 	c.Flags().StringVar(&f.name, "name", "", "instance name (overrides metadata.name)")
 	c.Flags().StringVarP(&f.namespace, "namespace", "n", "", "instance namespace (overrides metadata.namespace)")
 	c.Flags().StringArrayVar(&f.plans, "plan", nil, "plan to render, repeatable (overrides spec.plans; default deploy)")
 	c.Flags().StringArrayVarP(&f.params, "param", "p", nil, "parameter KEY=VALUE, repeatable (overrides spec.params)")
-	c.Flags().StringVar(&f.target, "target", "", "argocd, plain or flux (overrides spec.target; flux needs -o DIR)")
-	c.Flags().StringVarP(&f.outDir, "output-dir", "o", "", "write one file per object into this folder instead of stdout")
+	c.Flags().StringVar(&f.target, "target", "", "argocd, plain or flux (overrides spec.target; flux needs --output-dir)")
+	c.Flags().StringVarP(&f.format, "output", "o", "yaml", "format of stdout: yaml or json (a v1 List)")
+	c.Flags().StringVar(&f.outDir, "output-dir", "", "write one YAML file per object into this folder instead of stdout (all or nothing)")
+	_ = c.MarkFlagDirname("output-dir")
 	c.Flags().BoolVar(&f.strict, "strict", false, "refuse what KUDO tolerated: unknown fields of operator.yaml and params.yaml (spec.strict)")
 	c.Flags().StringVar(&f.kubeVersion, "kube-version", "", kubeVersionUsage)
 	c.Flags().StringArrayVar(&f.crds, "crds", nil, crdsUsage)
-	registerCompletions(c)
+	registerCompletions(c, renderFormats...)
 	return c
 }
 
-// writeRender writes a render: a YAML stream on stdout, one file per
-// object in dir, or the Flux layout in dir.
-func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, dir string) error {
+// renderFormats are the values of render's -o/--output.
+var renderFormats = []string{"yaml", "json"}
+
+// checkRenderOutput refuses an -o that is not a format (a folder, as -o
+// meant before --output-dir) and json with --output-dir.
+func checkRenderOutput(f renderFlags) error {
+	if !slices.Contains(renderFormats, f.format) {
+		return fmt.Errorf("-o/--output %q is not an output format (yaml or json); to write one file per object into a folder, use --output-dir %s", f.format, f.format)
+	}
+	if f.format == "json" && f.outDir != "" {
+		return fmt.Errorf("--output-dir writes YAML files: leave out -o json (or --output-dir, to print JSON)")
+	}
+	return nil
+}
+
+// writeRender writes a render: a YAML stream (or a JSON List) on stdout,
+// one file per object in f.outDir, or the Flux layout in f.outDir.
+func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, f renderFlags) error {
+	dir := f.outDir
+	if dir == "" && f.format == "json" {
+		list, err := jsonList(engine.Objects(items))
+		if err != nil {
+			return err
+		}
+		return out.Write(list)
+	}
 	if dir == "" {
 		docs, err := object.Documents(engine.Objects(items))
 		if err != nil {
@@ -100,6 +134,29 @@ func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, di
 		return err
 	}
 	return out.WriteDir(dir, files)
+}
+
+// jsonList is the objects as one v1 List, indented as kubectl get -o
+// json prints it, keys sorted.
+func jsonList(objs []*object.Object) ([]byte, error) {
+	compact := []byte(`{"apiVersion":"v1","items":[`)
+	for i, o := range objs {
+		data, err := object.JSON(o.Map)
+		if err != nil {
+			return nil, fmt.Errorf("cannot serialise %s %q: %w", o.Kind(), o.Name(), err)
+		}
+		if i > 0 {
+			compact = append(compact, ',')
+		}
+		compact = append(compact, data...)
+	}
+	compact = append(compact, `],"kind":"List"}`...)
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "    "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
 }
 
 // objectFiles lays objects out one per file, named by output.Names.

@@ -36,13 +36,13 @@ func TestGraphGolden(t *testing.T) {
 	for name, args := range reviewExamples(t) {
 		for _, format := range []string{"mermaid", "dot"} {
 			t.Run(name+"/"+format, func(t *testing.T) {
-				out, _, err := run(append([]string{"graph", "--format", format}, args...)...)
+				out, _, err := run(append([]string{"graph", "-o", format}, args...)...)
 				if err != nil {
 					t.Fatal(err)
 				}
 				ext := map[string]string{"mermaid": ".mmd", "dot": ".dot"}[format]
 				golden.Check(t, filepath.Join("testdata/review/graph", name+ext), []byte(out), false)
-				again, _, _ := run(append([]string{"graph", "--format", format}, args...)...)
+				again, _, _ := run(append([]string{"graph", "-o", format}, args...)...)
 				if again != out {
 					t.Error("two runs differ")
 				}

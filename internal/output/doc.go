@@ -1,7 +1,7 @@
 // Package output is kudo-render's one output writer.
 //
 // [Names] gives every object its file name, the one naming scheme of the
-// `-o DIR` folder, the Flux folders and the KRM function's paths:
+// `--output-dir` folder, the Flux folders and the KRM function's paths:
 // "<kind>_<name>.yaml", lower case, with every byte outside [a-z0-9._-]
 // replaced by "-", so a name can never hold a separator, "..", or a NUL,
 // never start with a dot and never exceed [MaxNameLen] bytes (a cut name

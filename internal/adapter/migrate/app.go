@@ -84,7 +84,7 @@ func (im *importer) application(in *Instance) ([]byte, string, error) {
 		k.Spec.SourceRef.Kind, k.Spec.SourceRef.Name = "OCIRepository", in.Name
 		data, err := marshal(k)
 		head := fmt.Sprintf(`# Flux cannot run kudo-render: render in CI and push the result (docs/flux.md):
-#   kudo-render render %[1]s/%[2]s -o out/
+#   kudo-render render %[1]s/%[2]s --output-dir out/
 #   flux push artifact oci://REGISTRY/%[3]s:$(git rev-parse --short HEAD) --path=out --source=REPO --revision=$(git rev-parse HEAD)
 #   flux create source oci %[3]s --url=oci://REGISTRY/%[3]s --tag=latest
 # prune stays off until the adopted objects are known to be the same.

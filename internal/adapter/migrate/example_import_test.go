@@ -32,7 +32,7 @@ func TestExampleExportIsCurrent(t *testing.T) {
 // the tree with testdata/golden/example/ and renders the result.
 func TestExampleImport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "gitops")
-	stdout, stderr, err := run("import", "--from", exampleExport, "-o", out, "--repo-url", "https://git.example.com/gitops.git", "--revision", "main")
+	stdout, stderr, err := run("import", "--from", exampleExport, "--output-dir", out, "--repo-url", "https://git.example.com/gitops.git", "--revision", "main")
 	if err != nil || stdout != "" {
 		t.Fatalf("import: %v, stdout %q\n%s", err, stdout, stderr)
 	}
@@ -63,7 +63,7 @@ func TestExampleImport(t *testing.T) {
 func BenchmarkImportExample(b *testing.B) {
 	dir := b.TempDir()
 	for i := 0; b.Loop(); i++ {
-		if _, _, err := run("import", "--from", exampleExport, "-o", filepath.Join(dir, "out")); err != nil {
+		if _, _, err := run("import", "--from", exampleExport, "--output-dir", filepath.Join(dir, "out")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -250,7 +250,7 @@ func checkTree(files map[string][]byte) error {
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			if _, ok := files[d]; ok {
-				return fmt.Errorf("%s would be both a file and the folder of %s: import the namespace apart (--namespace) into another -o DIR, or use --operators", d, p)
+				return fmt.Errorf("%s would be both a file and the folder of %s: import the namespace apart (--namespace) into another --output-dir, or use --operators", d, p)
 			}
 		}
 	}

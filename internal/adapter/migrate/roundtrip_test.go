@@ -55,7 +55,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(tmp, "gitops")
-			if _, stderr, err := run("import", "--from", export, "-o", out); err != nil {
+			if _, stderr, err := run("import", "--from", export, "--output-dir", out); err != nil {
 				t.Fatalf("%s: import: %v\n%s", c.reason, err, stderr)
 			}
 			if _, err := bundle.LoadDir(filepath.Join(out, "operators", c.pkg)); err == nil {
@@ -94,7 +94,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			}
 			// With --operators the package is referenced, not rebuilt.
 			ref := filepath.Join(tmp, "ref")
-			if _, stderr, err := run("import", "--from", export, "-o", ref, "--operators", filepath.Dir(dir)); err != nil {
+			if _, stderr, err := run("import", "--from", export, "--output-dir", ref, "--operators", filepath.Dir(dir)); err != nil {
 				t.Fatalf("%s: import --operators: %v\n%s", c.reason, err, stderr)
 			}
 			if _, err := os.Stat(filepath.Join(ref, "operators")); err == nil {
@@ -145,7 +145,7 @@ func TestDependencyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "gitops")
-	stdout, stderr, err := run("import", "--from", export, "-o", out)
+	stdout, stderr, err := run("import", "--from", export, "--output-dir", out)
 	if err != nil || stdout != "" {
 		t.Fatalf("import: %v, stdout %q\n%s", err, stdout, stderr)
 	}
@@ -191,18 +191,18 @@ func TestImportWritesNothingOnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "gitops")
-	stdout, _, err := run("import", "--from", export, "-o", out)
+	stdout, _, err := run("import", "--from", export, "--output-dir", out)
 	if err == nil || stdout != "" {
 		t.Fatalf("want an error and nothing on stdout, got %v, %q", err, stdout)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the output folder was written: %v", err)
 	}
-	if _, _, err := run("import", "--from", filepath.Join(tmp, "missing.yaml"), "-o", out); err == nil {
+	if _, _, err := run("import", "--from", filepath.Join(tmp, "missing.yaml"), "--output-dir", out); err == nil {
 		t.Errorf("a missing file is not an error")
 	}
 	t.Cleanup(func() { limits.SetCurrent(limits.Default()) }) // the flag sets the process's limits
-	if _, _, err := run("import", "--from", export, "-o", out, "--max-file-bytes", "100"); err == nil || !strings.Contains(err.Error(), "file-bytes") {
+	if _, _, err := run("import", "--from", export, "--output-dir", out, "--max-file-bytes", "100"); err == nil || !strings.Contains(err.Error(), "file-bytes") {
 		t.Errorf("the file-bytes limit is not applied: %v", err)
 	}
 }

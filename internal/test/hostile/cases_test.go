@@ -52,7 +52,7 @@ plans:
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Name }}-cm\ndata:\n  x: y\n"
 
-// TestOutputWriting: -o DIR is written all or nothing and never through
+// TestOutputWriting: --output-dir is written all or nothing and never through
 // a link; names made from objects never leave DIR.
 func TestOutputWriting(t *testing.T) {
 	runCases(t, map[string]hostileCase{
@@ -63,7 +63,7 @@ func TestOutputWriting(t *testing.T) {
 				p := pkg(t, dir, map[string]string{"cm.yaml": cm}, nil)
 				write(t, dir, map[string]string{"secret.txt": "outside"})
 				os.Symlink(filepath.Join(dir, "secret.txt"), filepath.Join(dir, "out", "configmap_inst-cm.yaml"))
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `in the way`,
 		},
@@ -73,11 +73,11 @@ func TestOutputWriting(t *testing.T) {
 			succeed: true,
 			setup: func(t *testing.T, dir string) []string {
 				p := pkg(t, dir, map[string]string{"cm.yaml": "apiVersion: example.com/v1\nkind: ConfigMap\nmetadata:\n  name: ../../../escaped\n"}, nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			check: func(t *testing.T, dir, _ string) {
 				if _, err := os.Stat(filepath.Join(dir, "escaped")); err == nil {
-					t.Error("a file was written outside -o DIR")
+					t.Error("a file was written outside --output-dir")
 				}
 				if _, err := os.Stat(filepath.Join(dir, "out", "configmap_..-..-..-escaped.yaml")); err != nil {
 					t.Errorf("the object's file is missing: %v", err)
@@ -92,7 +92,7 @@ func TestOutputWriting(t *testing.T) {
 			reason: "a render that fails writes nothing",
 			setup: func(t *testing.T, dir string) []string {
 				p := pkg(t, dir, map[string]string{"cm.yaml": "{{ fail \"boom\" }}"}, nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `boom`,
 		},

@@ -3,7 +3,7 @@
 // as a whole kudo-render process under an address-space cap of 4 GiB
 // (prlimit), with four checks: exit status 1 (never a crash: no exit 2,
 // no signal, no "fatal error"), a message on stderr that names the
-// problem, nothing on stdout, and -o DIR exactly as it was. Peak memory
+// problem, nothing on stdout, and --output-dir exactly as it was. Peak memory
 // (maximum resident set) must stay under 1 GiB and the run under 30 s.
 //
 // Cases are built in Go (cases_test.go) because many need what a git

@@ -164,7 +164,7 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 			}
 			checkRefused(t, tc, r)
 			if diff := cmp.Diff(before, snapshot(t, out)); diff != "" {
-				t.Errorf("%s\n-o DIR changed (-before +after):\n%s", tc.reason, diff)
+				t.Errorf("%s\n--output-dir changed (-before +after):\n%s", tc.reason, diff)
 			}
 		})
 	}

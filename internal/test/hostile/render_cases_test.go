@@ -13,7 +13,7 @@ func tplCase(reason, template, stderr string) hostileCase {
 		class: "template functions", reason: reason, stderr: stderr,
 		setup: func(t *testing.T, dir string) []string {
 			p := pkg(t, dir, map[string]string{"cm.yaml": template}, nil)
-			return []string{"render", p, "--name", "inst", "-o", "{out}"}
+			return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 		},
 	}
 }

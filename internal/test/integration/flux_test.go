@@ -21,7 +21,7 @@ import (
 func TestFluxLayout(t *testing.T) {
 	kz := tool(t, "kustomize")
 	out := filepath.Join(t.TempDir(), "out")
-	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/mysql/render.yaml", "--target", "flux", "-o", out); err != nil {
+	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/mysql/render.yaml", "--target", "flux", "--output-dir", out); err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
 	folders, _ := filepath.Glob(filepath.Join(out, "*", "kustomization.yaml"))
@@ -102,7 +102,7 @@ func TestFluxNamesInRealUse(t *testing.T) {
 	render := func(plans ...string) map[string]bool {
 		out := filepath.Join(t.TempDir(), "out")
 		lastOut = out
-		args := []string{"render", kafka, "--name", inst, "-n", "data", "--target", "flux", "-o", out}
+		args := []string{"render", kafka, "--name", inst, "-n", "data", "--target", "flux", "--output-dir", out}
 		for _, p := range plans {
 			args = append(args, "--plan", p)
 		}

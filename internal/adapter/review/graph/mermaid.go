@@ -48,7 +48,7 @@ func Mermaid(in Input, opts Options) string {
 // collapsed is the note of a collapsed drawing.
 func collapsed(d Detail, objects int, opts Options) string {
 	how := map[Detail]string{Kinds: "counts per kind in each step", Steps: "one node per step", Waves: "one node per wave"}[d]
-	return fmt.Sprintf("Collapsed to %s: %d objects drawn one by one would exceed Mermaid's limits (%d characters, %d edges). kudo-render graph --format dot draws every object.",
+	return fmt.Sprintf("Collapsed to %s: %d objects drawn one by one would exceed Mermaid's limits (%d characters, %d edges). kudo-render graph -o dot draws every object.",
 		how, objects, opts.MaxChars, opts.MaxEdges)
 }
 
