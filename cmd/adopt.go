@@ -68,8 +68,8 @@ named. Nothing is changed on the cluster.
 
 Exit status: 0 adoptable (the first sync changes nothing and restarts
 nothing), 1 changes, 2 error, with nothing on stdout.`,
-		Example: `  kudo-render adopt check gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config
-  kudo-render adopt check gitops/data/zk/kudo-render.yaml -o json`,
+		Example: `  kudo-render adopt check gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config   # needs a cluster
+  kudo-render adopt check gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config -o json   # needs a cluster`,
 		Args:        cobra.ExactArgs(1),
 		Annotations: map[string]string{"exit-on-error": "2"},
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -132,8 +132,8 @@ changing nothing, when the check is not clean (--allow-changes adopts
 anyway), while KUDO's controller runs, or while an admission webhook for
 kudo.dev objects is registered. Running it again finishes an interrupted run
 and changes nothing on an adopted install. --dry-run prints the patches.`,
-		Example: `  kudo-render adopt apply gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config --dry-run
-  kudo-render adopt apply gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config`,
+		Example: `  kudo-render adopt apply gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config --dry-run   # needs a cluster
+  kudo-render adopt apply gitops/data/zk/kudo-render.yaml --kubeconfig ~/.kube/config   # needs a cluster`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			return runAdoptApply(g, f, args[0], out, stderr)

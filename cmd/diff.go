@@ -52,10 +52,10 @@ prints them).
 
 Exit status: 0 no change, 1 changes (0 with --exit-code=false), 2 error,
 with nothing on stdout.`,
-		Example: `  kudo-render diff render.yaml --from-rev origin/main
-  kudo-render diff render.yaml --from-param NODE_COUNT=3 --to-param NODE_COUNT=5
-  kudo-render diff old/render.yaml new/render.yaml --output markdown
-  kudo-render diff kudo-render.yaml --name kafka --namespace data --from-rev HEAD~1 --ignore 'StatefulSet:spec.replicas'`,
+		Example: `  kudo-render diff examples/review/v2/render.yaml --from-rev origin/main
+  kudo-render diff examples/review/v2/render.yaml --from-param replicas=3 --to-param replicas=5   # exit 1: changes
+  kudo-render diff examples/review/v1/render.yaml examples/review/v2/render.yaml -o markdown   # exit 1: changes
+  kudo-render diff examples/argocd/kudo-render.yaml --name cache --namespace web --from-rev HEAD~1 --ignore 'Deployment:spec.replicas'`,
 		Args:        cobra.RangeArgs(1, 2),
 		Annotations: map[string]string{"exit-on-error": "2"},
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -37,8 +37,8 @@ markdown. Mermaid has limits (50,000 characters, 500 edges): with
 one node per step, and the picture says so. -o dot (Graphviz) draws every
 object.`,
 		Example: `  kudo-render graph examples/toggle/render.yaml
-  kudo-render graph examples/review/v2/render.yaml -o dot | dot -Tsvg > plan.svg
-  kudo-render graph kudo-render.yaml --name kafka --namespace data --detail kinds`,
+  kudo-render graph examples/review/v2/render.yaml -o dot | dot -Tsvg > plan.svg   # needs dot (Graphviz)
+  kudo-render graph examples/argocd/kudo-render.yaml --name cache --namespace web --detail kinds`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if c.Flags().Changed("format") {

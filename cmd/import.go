@@ -45,10 +45,10 @@ own.
 
 DIR is written all or nothing; on any error nothing is written and the exit
 status is 1. A summary goes to stderr, nothing to stdout.`,
-		Example: `  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml
-  kudo-render import --from kudo-export.yaml --output-dir gitops/
-  kudo-render import --kubeconfig ~/.kube/config --namespace data --output-dir gitops/
-  kudo-render import --from kudo-export.yaml --operators ../operators --output-dir gitops/ --target flux`,
+		Example: `  kubectl get instances,operatorversions,operators -A -o yaml > kudo-export.yaml   # needs a cluster
+  kudo-render import --kubeconfig ~/.kube/config --namespace data --output-dir gitops/   # needs a cluster
+  kudo-render import --from examples/migrate/kudo-export.yaml --output-dir gitops/
+  kudo-render import --from examples/migrate/kudo-export.yaml --operators ../shared/corpus/kudo-operators --output-dir gitops/ --target flux`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if c.Flags().Changed("output") {

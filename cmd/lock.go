@@ -28,8 +28,9 @@ branches.
 later render whose output differs fails until the pins are updated.
 --verify checks that every pinned commit is still contained in its ref and
 changes nothing.`,
-		Example: "  kudo-render lock examples/mysql-extension/render-git.yaml",
-		Args:    cobra.ExactArgs(1),
+		Example: `  kudo-render lock examples/mysql-extension/render-git.yaml   # needs network: resolves the base's ref
+  kudo-render lock examples/toggle/render.yaml --pin-output   # pins the output's resource versions`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx := context.Background()
 			file := args[0]

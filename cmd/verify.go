@@ -35,8 +35,9 @@ extension is checked merged with its base. Given a FunctionConfig (an Argo
 CD application's kudo-render.yaml too), the framework it names is checked,
 with its base and sources. Every finding is printed with its file; the exit
 status is 1 when there is an error (warnings alone pass).`,
-		Example: "  kudo-render verify ../operators/repository/kafka/operator",
-		Args:    cobra.ExactArgs(1),
+		Example: `  kudo-render verify examples/toggle
+  kudo-render verify --strict examples/argocd/kudo-render.yaml   # the framework a FunctionConfig names`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			ctx := context.Background()
 			res, deps, err := loadForVerify(ctx, g, args[0], stderr)

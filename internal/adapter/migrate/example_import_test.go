@@ -23,7 +23,7 @@ func TestExampleExportIsCurrent(t *testing.T) {
 	head := []byte("# kubectl get instances,operatorversions,operators -A -o yaml, after\n" +
 		"# kubectl kudo install zookeeper --instance zk -n data -p NODE_COUNT=5 -p MEMORY=2Gi -p CPUS=250m\n" +
 		"# (CPUS is given its default: the import leaves it out). Import it with\n" +
-		"# kudo-render import --from examples/migrate/kudo-export.yaml -o gitops/\n")
+		"# kudo-render import --from examples/migrate/kudo-export.yaml --output-dir gitops/\n")
 	got := append(head, kudotest.Export(t, ops["zookeeper"], "data", kudotest.Instance{Name: "zk", Params: map[string]string{"NODE_COUNT": "5", "MEMORY": "2Gi", "CPUS": "250m"}})...)
 	golden.Check(t, exampleExport, got, false)
 }
