@@ -16,6 +16,9 @@ func runStderr(args ...string) (stdout, stderr string, err error) { return run(a
 func run(args ...string) (stdout, stderr string, err error) {
 	var out, errb bytes.Buffer
 	c := New(strings.NewReader(""), &out, &errb)
+	if args == nil {
+		args = []string{} // not nil: cobra would read the test binary's own flags (go test -update)
+	}
 	c.SetArgs(args)
 	err = c.Execute()
 	return out.String(), errb.String(), err
