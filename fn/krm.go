@@ -629,6 +629,10 @@ func Result(d *diag.Diagnostic) *KRMResult {
 		if d.Line > 0 {
 			r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
 			r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
+			if d.Column > 0 {
+				r.Message = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Msg)
+				r.Tags["column"] = fmt.Sprint(d.Column)
+			}
 		}
 	}
 	if d.Field != "" {

@@ -47,6 +47,9 @@ type Diagnostic struct {
 	File string
 	// Line is 1-based; 0 when unknown.
 	Line int
+	// Column is 1-based, in characters, as go-yaml counts them; 0 when
+	// unknown. It is written only with a line: file:line:column.
+	Column int
 	// Field is the path of the field inside the file or the object, e.g.
 	// "parameters[3].default", "spec.template.spec.containers[0].image",
 	// or a JSON pointer ("/NODE_COUNT").
@@ -74,6 +77,9 @@ func (d *Diagnostic) Error() string {
 			b.WriteString(":")
 		}
 		fmt.Fprintf(&b, "%d", d.Line)
+		if d.Column > 0 {
+			fmt.Fprintf(&b, ":%d", d.Column)
+		}
 	}
 	if d.Resource != nil {
 		sep()

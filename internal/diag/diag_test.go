@@ -21,6 +21,16 @@ func TestDiagnosticError(t *testing.T) {
 			d:      diag.Diagnostic{File: "params.yaml", Line: 12, Field: "parameters[3].default", Msg: "is not an integer"},
 			want:   "params.yaml:12: parameters[3].default: is not an integer",
 		},
+		"column": {
+			reason: "a column is written after the line: file:line:column",
+			d:      diag.Diagnostic{File: "operator.yaml", Line: 3, Column: 7, Msg: "holds a NUL byte"},
+			want:   "operator.yaml:3:7: holds a NUL byte",
+		},
+		"column without line": {
+			reason: "a column alone says nothing and is left out",
+			d:      diag.Diagnostic{File: "operator.yaml", Column: 7, Msg: "m"},
+			want:   "operator.yaml: m",
+		},
 		"no line": {
 			reason: "an unknown line is left out",
 			d:      diag.Diagnostic{File: "params.yaml", Field: "x", Msg: "m"},
