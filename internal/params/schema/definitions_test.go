@@ -180,7 +180,7 @@ func TestLoadDefinitions(t *testing.T) {
 			},
 			want: want{problems: []Problem{
 				{File: "definitions/README.md", Msg: "is not a definition file (want .yaml, .yml or .json)"},
-				{File: "definitions/broken.yml", Line: 2, Msg: "did not find expected node content"},
+				{File: "definitions/broken.yml", Line: 1, Msg: "did not find expected node content"},
 				{File: "definitions/empty.yaml", Msg: "defines nothing (the file is empty)"},
 			}},
 		},

@@ -37,6 +37,10 @@ var (
 // Parse parses one YAML document. Syntax errors are added to p with
 // their line; it returns nil when the document cannot be parsed.
 func Parse(file string, data []byte, p *Problems) *yaml.Node {
+	if pr := checkText(file, data); pr != nil {
+		p.List = append(p.List, pr)
+		return nil
+	}
 	if err := CheckValues(data, file); err != nil {
 		p.Add(file, 0, "", "%v", err)
 		return nil
@@ -59,6 +63,10 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 		p.Add(file, 0, "", "file is empty")
 		return nil
 	}
+	if pr := checkNode(file, &doc); pr != nil {
+		p.List = append(p.List, pr)
+		return nil
+	}
 	return doc.Content[0]
 }
 
@@ -66,6 +74,10 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 // params.yaml of KUDO v1beta1 packages): an unknown field is a warning
 // with a "did you mean", and decoding goes on.
 func DecodeLenient(file string, n *yaml.Node, out any, p *Problems) bool {
+	if pr := checkNode(file, n); pr != nil {
+		p.List = append(p.List, pr)
+		return false
+	}
 	before := len(p.Errors())
 	paths := nodePaths{}
 	checkFields(file, n, reflect.TypeOf(out), "", p, true, paths)
@@ -78,6 +90,10 @@ func DecodeLenient(file string, n *yaml.Node, out any, p *Problems) bool {
 // Decode checks n against out's type for unknown fields, then
 // decodes it. It reports whether decoding succeeded without problems.
 func Decode(file string, n *yaml.Node, out any, p *Problems) bool {
+	if pr := checkNode(file, n); pr != nil {
+		p.List = append(p.List, pr)
+		return false
+	}
 	before := len(p.List)
 	paths := nodePaths{}
 	checkFields(file, n, reflect.TypeOf(out), "", p, false, paths)
@@ -255,8 +271,15 @@ func ErrorLine(msg string) (line int, problem string, block bool) {
 // go-yaml v2, which Helm reads with (through sigs.k8s.io/yaml), keeps the
 // place of the problem itself: data is read again with it, and when it
 // finds the same problem its line is taken (block is then false). The
-// caller has checked data against the value limit (CheckValues).
+// caller has checked data against the value limit (CheckValues). A
+// problem go-yaml finds at the end of the text (an unclosed bracket) is
+// placed on the last line that holds a character, not the one after.
 func SyntaxLine(data []byte, err error) (line int, problem string, block bool) {
+	line, problem, block = syntaxLine(data, err)
+	return min(line, lastLine(data)), problem, block
+}
+
+func syntaxLine(data []byte, err error) (line int, problem string, block bool) {
 	line, problem, block = ErrorLine(err.Error())
 	if line == 0 || !slices.Contains(misplaced, problem) {
 		return line, problem, block
@@ -327,6 +350,9 @@ func Value(n *yaml.Node) (any, error) {
 	case yaml.AliasNode:
 		return Value(n.Alias)
 	default:
+		if _, err := CheckAliases(n, limits.Current().YAMLValues); err != nil {
+			return nil, err
+		}
 		var v any
 		if err := n.Decode(&v); err != nil {
 			return nil, err
@@ -388,21 +414,21 @@ func CheckValues(data []byte, what string) error {
 
 // CheckStream is CheckValues for each document of a YAML stream (the
 // decoder holds one document at a time). It returns the 1-based line
-// where the document that is too large starts.
+// where the document that is too large starts, lines counted as go-yaml
+// counts them.
 func CheckStream(data []byte, what string) (int, error) {
-	start, line, cur := 0, 1, 1
-	for i := 0; i <= len(data); i++ {
-		atMarker := i < len(data) && (i == 0 || data[i-1] == '\n') &&
-			(hasMarker(data[i:], "---") || hasMarker(data[i:], "..."))
-		if i == len(data) || atMarker {
-			if err := CheckValues(data[start:i], what); err != nil {
+	lf := onlyLF(data)
+	start, line := 0, 1
+	for l, off := 2, nextLine(data, 0, lf); off >= 0; l, off = l+1, nextLine(data, off, lf) {
+		if hasMarker(data[off:], "---") || hasMarker(data[off:], "...") {
+			if err := CheckValues(data[start:off], what); err != nil {
 				return line, err
 			}
-			start, line = i, cur
+			start, line = off, l
 		}
-		if i < len(data) && data[i] == '\n' {
-			cur++
-		}
+	}
+	if err := CheckValues(data[start:], what); err != nil {
+		return line, err
 	}
 	return 0, nil
 }
