@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/simpleyaml"
@@ -74,6 +73,7 @@ func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *at
 	if shared != nil {
 		shared.Add(used)
 	}
+	aliases := bytes.IndexByte(text, '*') >= 0
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	for {
 		var n yaml.Node
@@ -91,12 +91,35 @@ func decodeDocs(out *Output, text []byte, offset int, b *valueBudget, shared *at
 		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 			continue
 		}
+		if aliases {
+			if err := out.checkAliases(root, offset, b, shared); err != nil {
+				return nil, err
+			}
+		}
 		doc, _, err := decodeRoot(out, root, offset, b, shared)
 		if err != nil {
 			return nil, err
 		}
 		docs = append(docs, doc)
 	}
+}
+
+// checkAliases refuses a document whose aliases expand it past what is
+// left of --max-yaml-values, in time linear in its nodes and before
+// toValue expands anything, at the alias that takes it over.
+func (o *Output) checkAliases(root *yaml.Node, offset int, b *valueBudget, shared *atomic.Int64) error {
+	left := b.left
+	if shared != nil {
+		left = shared.Load()
+	}
+	_, err := strictyaml.CheckAliases(root, max(left, 0))
+	var ae *strictyaml.AliasError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	ae.Max = b.max // what is left of it was checked: name the limit
+	line := ae.At.Line + offset
+	return &Error{Template: o.Name, Line: o.SourceLine(line), Msg: fmt.Sprintf("%v (rendered line %d, column %d)", ae, line, ae.At.Column)}
 }
 
 // decodeRoot decodes the root node of a document that has content; used
@@ -158,11 +181,15 @@ func (o *Output) yamlError(text []byte, offset int, err error) error {
 }
 
 func (o *Output) renderedLine(n int) string {
-	lines := strings.Split(string(o.Text), "\n")
-	if n < 1 || n > len(lines) {
+	starts := o.lineStarts()
+	if n < 1 || n > len(starts) {
 		return ""
 	}
-	s := lines[n-1]
+	end := len(o.Text)
+	if n < len(starts) {
+		end = starts[n]
+	}
+	s := strings.TrimRight(string(o.Text[starts[n-1]:end]), "\r\n\u0085\u2028\u2029")
 	if len(s) > 120 {
 		s = s[:120] + "…"
 	}
@@ -295,27 +322,15 @@ type valueBudget struct {
 	bool11 []string
 }
 
-// checkText refuses rendered text with a NUL byte or invalid UTF-8, at
-// the template line that produced it.
+// checkText refuses rendered text that YAML may not hold (a NUL byte or
+// another control character, invalid UTF-8, a byte order mark after the
+// start: strictyaml.CheckText), at the template line that produced it.
 func (o *Output) checkText() error {
-	bad, what := bytes.IndexByte(o.Text, 0), "a NUL byte"
-	if !utf8.Valid(o.Text) {
-		for i := 0; i < len(o.Text); {
-			r, size := utf8.DecodeRune(o.Text[i:])
-			if r == utf8.RuneError && size == 1 {
-				if bad < 0 || i < bad {
-					bad, what = i, "invalid UTF-8"
-				}
-				break
-			}
-			i += size
-		}
-	}
-	if bad < 0 {
+	te := strictyaml.CheckText(o.Text)
+	if te == nil {
 		return nil
 	}
-	line := o.lineOf(bad)
-	return &Error{Template: o.Name, Line: o.SourceLine(line), Msg: fmt.Sprintf("the rendered text holds %s (rendered line %d)", what, line)}
+	return &Error{Template: o.Name, Line: o.SourceLine(te.Line), Msg: fmt.Sprintf("the rendered text holds %s (rendered line %d, column %d)", te.What, te.Line, te.Column)}
 }
 
 func merge(dst map[string]any, src any) error {

@@ -14,7 +14,11 @@ func TestDecodeRefusesBadText(t *testing.T) {
 		{"a NUL byte", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: \"{{ printf \"%c\" 0 }}\"}\n", "NUL byte", 4},
 		{"invalid UTF-8", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  x: \"{{ printf \"%c\" 255 | b64enc | b64dec }}\xff\"\n", "invalid UTF-8", 5},
 		{"deep nesting", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\n", "nesting depth exceeds", 4},
-		{"an alias bomb", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\n", "YAML values exceeds", 0},
+		{"an alias bomb", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\n", "alias *e (aliases expanded): YAML values exceeds the limit of 1000000 values (raise it with --max-yaml-values or KUDO_RENDER_MAX_YAML_VALUES) (rendered line 9, column 29)", 9},
+		{"an alias fan-out through merge keys", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\na: &a {a: x, b: x, c: x, d: x, e: x, f: x, g: x, h: x, i: x, j: x}\n" + mergeLevels(7), "alias *a3 (aliases expanded): YAML values exceeds the limit of 1000000 values (raise it with --max-yaml-values or KUDO_RENDER_MAX_YAML_VALUES) (rendered line 56, column 12)", 56},
+		{"an anchor that holds its own alias", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: &d {x: *d}\n", "alias *d is inside the value of its own anchor (rendered line 4, column 14)", 4},
+		{"a control character, placed after bare CRs", "apiVersion: v1\rkind: ConfigMap\rmetadata: {name: a}\ndata: {x: \"{{ printf \"%c\" 27 }}\"}\n", "the rendered text holds the control character U+001B (rendered line 4, column 12)", 4},
+		{"a byte order mark in the middle", "apiVersion: v1\nkind: ConfigMap\n\ufeffmetadata: {name: a}\n", "byte order mark (U+FEFF) after the start of the text (rendered line 3, column 1)", 3},
 	}
 	for _, tc := range cases {
 		out, err := Render("templates/t.yaml", []byte(tc.src), nil)
@@ -29,6 +33,21 @@ func TestDecodeRefusesBadText(t *testing.T) {
 			t.Errorf("%s: want template line %d, got %v", tc.reason, tc.line, err)
 		}
 	}
+}
+
+// mergeLevels writes levels mappings below &a, each of ten keys whose
+// values merge the level above.
+func mergeLevels(levels int) string {
+	var b strings.Builder
+	prev := "a"
+	for i := range levels {
+		fmt.Fprintf(&b, "a%d: &a%d\n", i, i)
+		for k := range 10 {
+			fmt.Fprintf(&b, "  k%d: {<<: *%s}\n", k, prev)
+		}
+		prev = fmt.Sprintf("a%d", i)
+	}
+	return b.String()
 }
 
 // manyDocs renders n small documents.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Rendered text of at least minParallelText bytes is decoded on all
@@ -77,16 +78,15 @@ func decodeParallel(out *Output, lim limits.Limits) ([]Doc, bool) {
 // column 0 it always starts a document: in any other place go-yaml
 // refuses it, and so does the part before it). It returns nil for text
 // with a directive ('%' at column 0) or a document end marker ("..."),
-// which can carry meaning from one document to the next.
+// which can carry meaning from one document to the next. Lines end where
+// go-yaml ends them (a bare CR, NEL, LS and PS end a line too), so each
+// part's offset is the line go-yaml gives its first line in the whole
+// text.
 func splitDocuments(text []byte, size int) []part {
 	var parts []part
 	start, startLine, line := 0, 0, 0
 	for i := 0; i < len(text); {
-		end := bytes.IndexByte(text[i:], '\n')
-		next := len(text)
-		if end >= 0 {
-			next = i + end + 1
-		}
+		next := strictyaml.NextLine(text, i)
 		l := text[i:next]
 		switch {
 		case len(l) > 0 && l[0] == '%', marker(l, "..."):
@@ -102,7 +102,7 @@ func splitDocuments(text []byte, size int) []part {
 }
 
 // marker tells whether line starts with the document marker m followed by
-// a blank, a line break or the end.
+// a blank, a line break (any go-yaml reads) or the end.
 func marker(line []byte, m string) bool {
 	if !bytes.HasPrefix(line, []byte(m)) {
 		return false
@@ -110,9 +110,5 @@ func marker(line []byte, m string) bool {
 	if len(line) == len(m) {
 		return true
 	}
-	switch line[len(m)] {
-	case ' ', '\t', '\r', '\n':
-		return true
-	}
-	return false
+	return line[len(m)] == ' ' || line[len(m)] == '\t' || strictyaml.BreakLen(line, len(m)) > 0
 }

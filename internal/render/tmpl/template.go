@@ -17,6 +17,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Error is a template problem at a line of a template file.
@@ -75,12 +76,13 @@ func Parse(name string, src []byte) (*Template, error) {
 		return nil, tidy(name, err)
 	}
 	tp := &Template{name: name, lines: map[*byte]int{}}
+	starts := strictyaml.LineStarts(src)                // as go-yaml counts the rendered lines
 	used := map[string]any{emitFunc: funcs()[emitFunc]} // guardAction adds calls of it
 	for _, tree := range trees {
 		walk(tree.Root, func(n parse.Node) {
 			switch n := n.(type) {
 			case *parse.TextNode:
-				tp.index(n, src)
+				tp.index(n, starts)
 			case *parse.ActionNode:
 				guardAction(tree, n)
 			case *parse.IdentifierNode:
@@ -184,9 +186,10 @@ func (t *Template) Trees() []*parse.Tree {
 }
 
 // index records the template line where the text of n starts.
-func (t *Template) index(n *parse.TextNode, src []byte) {
-	if len(n.Text) > 0 && int(n.Pos) <= len(src) {
-		t.lines[&n.Text[0]] = 1 + bytes.Count(src[:n.Pos], []byte("\n"))
+// starts are the offsets of the lines of the source.
+func (t *Template) index(n *parse.TextNode, starts []int) {
+	if len(n.Text) > 0 {
+		t.lines[&n.Text[0]] = sort.Search(len(starts), func(i int) bool { return starts[i] > int(n.Pos) })
 	}
 }
 
@@ -294,16 +297,7 @@ func (o *Output) SourceLine(line int) int {
 // (decodeParallel computes it before its goroutines read it).
 func (o *Output) lineStarts() []int {
 	if o.starts == nil {
-		starts := make([]int, 1, bytes.Count(o.Text, []byte{'\n'})+1)
-		for i := 0; ; {
-			j := bytes.IndexByte(o.Text[i:], '\n')
-			if j < 0 {
-				break
-			}
-			i += j + 1
-			starts = append(starts, i)
-		}
-		o.starts = starts
+		o.starts = strictyaml.LineStarts(o.Text) // lines as go-yaml counts them
 	}
 	return o.starts
 }
