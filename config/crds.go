@@ -1,8 +1,6 @@
 package config
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,8 +8,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
@@ -106,23 +102,19 @@ func readCRDFile(root *os.Root, name string) ([]*object.Object, error) {
 	if int64(len(data)) > max {
 		return nil, limits.Err("file-bytes", max, name)
 	}
-	if _, err := strictyaml.CheckStream(data, name); err != nil {
-		return nil, err
-	}
 	var out []*object.Object
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var m map[string]any
-		err := dec.Decode(&m)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
+	for doc, err := range strictyaml.Stream("", data) { // the caller names the file
 		if err != nil {
 			return nil, err
+		}
+		var m map[string]any
+		if err := doc.Decode(&m); err != nil {
+			return nil, strictyaml.YAMLErrors("", err)[0]
 		}
 		o := object.New(m)
 		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
 			out = append(out, o)
 		}
 	}
+	return out, nil
 }

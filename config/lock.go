@@ -83,9 +83,13 @@ func (c *Config) GitFields() map[string]*bundle.GitSource {
 // ApplyLock writes a LockEdit into the YAML text of a config, keeping its
 // comments and layout: `commit:` goes right after `ref:`.
 func ApplyLock(data []byte, e LockEdit) ([]byte, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
+	doc := &yaml.Node{}
+	for d, err := range strictyaml.Stream("", data) { // the first document
+		if err != nil {
+			return nil, err
+		}
+		doc = d
+		break
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("the config is not a mapping")
@@ -121,11 +125,11 @@ func ApplyLock(data []byte, e LockEdit) ([]byte, error) {
 		}
 		setAfter(spec, "expectedResourceVersions", &n, "")
 	}
-	strictyaml.SpellNulls(&doc) // {x} stays {x: null}, not {x: ''}
+	strictyaml.SpellNulls(doc) // {x} stays {x: null}, not {x: ''}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()

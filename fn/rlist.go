@@ -39,6 +39,9 @@ func readHeader(text []byte) (itemHeader, error) {
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		return itemHeader{}, err
 	}
+	if _, err := strictyaml.CheckAliases(&doc, limits.Current().YAMLValues); err != nil {
+		return itemHeader{}, err
+	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return itemHeader{}, errors.New("an item is not a mapping (a Kubernetes object)")
 	}
@@ -89,8 +92,8 @@ type resourceList struct {
 // is decoded whole instead, which costs more memory and is therefore
 // bounded more tightly (a quarter of the input limit).
 func readResourceList(data []byte, lim limits.Limits) (*resourceList, error) {
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, errors.New("cannot read the ResourceList: it contains a NUL byte")
+	if err := strictyaml.CheckText(data); err != nil {
+		return nil, fmt.Errorf("cannot read the ResourceList: %v", err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errEmptyInput
@@ -132,6 +135,10 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 		if err != nil {
 			if strings.Contains(err.Error(), "unknown anchor") {
 				return errNotBlock
+			}
+			var ae *strictyaml.AliasError
+			if errors.As(err, &ae) { // the item's lines are the list's from its first
+				return fmt.Errorf("cannot read items[%d]: line %d, column %d of the ResourceList: %v", i, rl.items[i].line+ae.At.Line-1, ae.At.Column, err)
 			}
 			return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, rl.items[i].line, err)
 		}
@@ -353,6 +360,11 @@ func decodeWhole(data []byte) (*resourceList, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("cannot read the ResourceList: %v", err)
 	}
+	if _, err := strictyaml.CheckAliases(&doc, limits.Current().YAMLValues); err != nil {
+		var ae *strictyaml.AliasError
+		errors.As(err, &ae)
+		return nil, fmt.Errorf("cannot read the ResourceList: line %d, column %d: %v", ae.At.Line, ae.At.Column, err)
+	}
 	var root *yaml.Node
 	if len(doc.Content) > 0 {
 		root = doc.Content[0]
@@ -401,6 +413,9 @@ func standalone(n *yaml.Node) ([]byte, error) {
 func splitLines(data []byte) [][]byte {
 	if bytes.Contains(data, []byte("\n\t")) || bytes.HasPrefix(data, []byte("\t")) || !bytes.HasSuffix(data, []byte("\n")) {
 		return nil // tabs in indentation, no final line break: let the YAML decoder judge
+	}
+	if strictyaml.Breaks(data) != bytes.Count(data, []byte("\n")) {
+		return nil // a bare CR, NEL, LS or PS ends a line for go-yaml: let it count the lines
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	for i, l := range lines {

@@ -4,16 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Values is what templates see as .Params: parameter name to value. Scalar
@@ -273,16 +271,17 @@ func parseYAML(s string) (v any, err error) {
 			v, err = nil, fmt.Errorf("cannot parse YAML: %v", r)
 		}
 	}()
-	dec := yaml.NewDecoder(strings.NewReader(s))
-	if err := dec.Decode(&v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
+	docs := 0
+	for doc, err := range strictyaml.Stream("", []byte(s)) { // errors say "line N: ..."
+		if err != nil {
+			return nil, err
 		}
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
-	}
-	var extra any
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("holds more than one YAML document")
+		if docs++; docs > 1 {
+			return nil, errors.New("holds more than one YAML document")
+		}
+		if err := doc.Decode(&v); err != nil {
+			return nil, strictyaml.YAMLErrors("", err)[0]
+		}
 	}
 	return v, nil
 }

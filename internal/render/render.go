@@ -2,6 +2,7 @@ package render
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -283,15 +285,21 @@ func (r *Renderer) ParameterFile(name string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(out.Text, &n); err != nil {
-		return nil, &tmpl.Error{Template: path, Msg: "parameter file is not YAML after rendering: " + err.Error()}
-	}
 	values := map[string]any{}
-	if len(n.Content) == 0 {
+	var m *yaml.Node
+	for doc, err := range strictyaml.Stream(path, out.Text) { // the first document
+		var pr *diag.Diagnostic
+		if errors.As(err, &pr) {
+			return nil, &tmpl.Error{Template: path, Line: out.SourceLine(pr.Line), Msg: "parameter file is not YAML after rendering: " + pr.Msg}
+		}
+		if len(doc.Content) > 0 {
+			m = doc.Content[0]
+		}
+		break
+	}
+	if m == nil {
 		return values, nil
 	}
-	m := n.Content[0]
 	if m.Kind != yaml.MappingNode {
 		return nil, &tmpl.Error{Template: path, Line: out.SourceLine(m.Line), Msg: "a parameter file is a mapping of parameter name to value"}
 	}

@@ -157,7 +157,7 @@ func parseValue(s string) (any, error) {
 		return nil, err
 	}
 	var v any
-	if err := yaml.Unmarshal([]byte(s), &v); err != nil {
+	if err := strictyaml.Unmarshal("", []byte(s), &v); err != nil {
 		return nil, fmt.Errorf("not YAML: %v", err)
 	}
 	return v, nil

@@ -1,14 +1,10 @@
 package migrate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -85,20 +81,17 @@ func Key(namespace, name string) string { return namespace + "/" + name }
 // each with the object and the field; objects of other kinds are counted
 // in Skipped.
 func Parse(file string, data []byte, into *Export) error {
-	if line, err := strictyaml.CheckStream(data, file); err != nil {
-		return fmt.Errorf("%s:%d: %w", file, line, err)
-	}
 	into.init()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var errs []error
-	for doc := 1; ; doc++ {
-		var v any
-		err := dec.Decode(&v)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	doc := 0
+	for n, err := range strictyaml.Stream("", data) { // errors say "line N: ..."
+		doc++
 		if err != nil {
-			return fmt.Errorf("%s: document %d: %v", file, doc, err)
+			return fmt.Errorf("%s: document %d: %w", file, doc, err)
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return fmt.Errorf("%s: document %d: %w", file, doc, strictyaml.YAMLErrors("", err)[0])
 		}
 		errs = append(errs, addDocument(file, doc, v, into)...)
 	}

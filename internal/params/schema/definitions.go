@@ -1,11 +1,9 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"path"
 	"regexp"
@@ -15,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -146,16 +145,10 @@ func loadFile(file string, data []byte, p *strictyaml.Problems) (defs []*Definit
 			p.Add(file, 0, "", "cannot parse YAML: %v", r)
 		}
 	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	docs := 0
-	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for doc, err := range strictyaml.Stream(file, data) {
 		if err != nil {
-			p.List = append(p.List, strictyaml.YAMLErrors(file, err)...)
+			p.List = append(p.List, diag.From(err)...)
 			return defs
 		}
 		if len(doc.Content) == 0 || (doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].ShortTag() == "!!null") {

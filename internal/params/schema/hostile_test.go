@@ -177,9 +177,9 @@ func TestHostileDefinitions(t *testing.T) {
 			want: []Problem{{File: "definitions/t.yaml", Line: 71, Field: "schema" + strings.Repeat("/items", 64), Msg: "nested deeper than 64 levels"}},
 		},
 		"AliasBomb": {
-			reason: "YAML aliases that expand a few lines into 10^7 values are refused.",
+			reason: "YAML aliases that expand a few lines into 10^7 values are refused as the file is read, at the alias that takes it over --max-yaml-values.",
 			file:   header + "schema:\n" + yamlLaughs,
-			want:   []Problem{{File: "definitions/t.yaml", Line: 9, Field: "schema/$defs/f/1/0/3/3/7", Msg: "expands to more than 262144 values (YAML aliases?)"}},
+			want:   []Problem{{File: "definitions/t.yaml", Line: 13, Column: 40, Msg: "alias *e (aliases expanded): YAML values exceeds the limit of 1000000 values (raise it with --max-yaml-values or KUDO_RENDER_MAX_YAML_VALUES)"}},
 		},
 		"RecursiveRef": {
 			reason: "A cycle of references that never descends into the value is refused.",

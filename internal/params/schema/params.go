@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // ParamsSchemaFile is the name of a bundle's parameter schema.
@@ -538,7 +537,7 @@ func safeYAML(s string, out *any) (err error) {
 	if len(s) > MaxSchemaBytes {
 		return fmt.Errorf("is longer than %d bytes", MaxSchemaBytes)
 	}
-	return yaml.Unmarshal([]byte(s), out)
+	return strictyaml.Unmarshal("", []byte(s), out)
 }
 
 // declaredTypes returns the JSON types the schema gives the property name

@@ -9,9 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/strictyaml"
 )
 
 // Repository is a named place where frameworks are looked up by name and
@@ -121,7 +120,7 @@ func versionAt(root fs.FS, dir string) (string, bool) {
 			Version         string `yaml:"version"`
 			OperatorVersion string `yaml:"operatorVersion"`
 		}
-		if yaml.Unmarshal(data, &meta) != nil {
+		if strictyaml.Unmarshal(f, data, &meta) != nil {
 			return "", false
 		}
 		if meta.Version != "" {
