@@ -21,6 +21,7 @@ import (
 type item struct {
 	text   []byte
 	line   int // line of the item in the input
+	indent int // columns its lines were dedented by
 	header itemHeader
 }
 
@@ -138,7 +139,7 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 			}
 			var ae *strictyaml.AliasError
 			if errors.As(err, &ae) { // the item's lines are the list's from its first
-				return fmt.Errorf("cannot read items[%d]: line %d, column %d of the ResourceList: %v", i, rl.items[i].line+ae.At.Line-1, ae.At.Column, err)
+				return fmt.Errorf("cannot read items[%d]: line %d, column %d of the ResourceList: %v", i, rl.items[i].line+ae.At.Line-1, rl.items[i].indent+ae.At.Column, err)
 			}
 			return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, rl.items[i].line, err)
 		}
@@ -235,11 +236,11 @@ func splitItems(inline string, body [][]byte, firstLine int) ([]*item, error) {
 		if cur == nil {
 			return nil
 		}
-		text, err := dedentItem(cur, seqIndent)
+		text, indent, err := dedentItem(cur, seqIndent)
 		if err != nil {
 			return err
 		}
-		items = append(items, &item{text: text, line: firstLine + start})
+		items = append(items, &item{text: text, line: firstLine + start, indent: indent})
 		cur = nil
 		return nil
 	}
@@ -277,8 +278,9 @@ func isSeqEntry(l []byte) bool {
 }
 
 // dedentItem turns the lines of one sequence entry into the item's own
-// YAML text: "- " becomes indentation, then the item's indentation goes.
-func dedentItem(lines [][]byte, seqIndent int) ([]byte, error) {
+// YAML text: "- " becomes indentation, then the item's indentation goes;
+// indent is the number of columns taken off.
+func dedentItem(lines [][]byte, seqIndent int) (text []byte, indent int, err error) {
 	first := lines[0][seqIndent+1:]
 	content := seqIndent + 1 + len(first) - len(bytes.TrimLeft(first, " "))
 	rest := lines[1:]
@@ -291,11 +293,11 @@ func dedentItem(lines [][]byte, seqIndent int) ([]byte, error) {
 			}
 		}
 		if content < 0 {
-			return nil, errNotBlock
+			return nil, 0, errNotBlock
 		}
 	} else {
 		if fc := bytes.TrimLeft(first, " "); len(fc) > 0 && strings.IndexByte("{[&*!|>\"'", fc[0]) >= 0 {
-			return nil, errNotBlock // flow, anchored, tagged or scalar items
+			return nil, 0, errNotBlock // flow, anchored, tagged or scalar items
 		}
 		rest = append([][]byte{append(bytes.Repeat([]byte(" "), content), bytes.TrimLeft(first, " ")...)}, rest...)
 	}
@@ -308,11 +310,11 @@ func dedentItem(lines [][]byte, seqIndent int) ([]byte, error) {
 		case blankOrComment(l):
 			b.Write(bytes.TrimLeft(l, " "))
 		default:
-			return nil, errNotBlock
+			return nil, 0, errNotBlock
 		}
 		b.WriteByte('\n')
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), content, nil
 }
 
 // blockValue returns the YAML text of a top-level key's value: inline, or

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // decodedItems is the oracle: the items of a ResourceList decoded whole.
@@ -179,6 +180,7 @@ func FuzzReadResourceList(f *testing.F) {
 		if yaml.Unmarshal([]byte(in), &whole) != nil {
 			return // split read items the whole decoder refuses: items are checked one by one
 		}
+		checkItemLines(t, in, rl)
 		gotItems, gotFC := splitItemsOf(t, rl)
 		// Objects are maps of string keys: a null key reads as "" in
 		// either decoding (go-yaml keeps it null in some contexts only).
@@ -191,6 +193,68 @@ func FuzzReadResourceList(f *testing.F) {
 			t.Fatalf("functionConfig -whole +split:\n%s\ninput:\n%q", diff, in)
 		}
 	})
+}
+
+// checkItemLines fails when an item's line is not where go-yaml places
+// it in the whole list (or its dash, alone on the line above).
+func checkItemLines(t *testing.T, in string, rl *resourceList) {
+	t.Helper()
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(in), &doc) != nil || len(doc.Content) == 0 {
+		return
+	}
+	items := child(doc.Content[0], "items")
+	if items == nil || items.Kind != yaml.SequenceNode || len(items.Content) != len(rl.items) {
+		return
+	}
+	starts := strictyaml.LineStarts([]byte(in))
+	for i, n := range items.Content {
+		got := rl.items[i].line
+		if got == n.Line {
+			continue
+		}
+		if got < 1 || got > len(starts) || got > n.Line {
+			t.Fatalf("items[%d] at line %d, go-yaml says %d\ninput: %q", i, got, n.Line, in)
+		}
+		end := len(in)
+		if got < len(starts) {
+			end = starts[got]
+		}
+		if strings.TrimSpace(in[starts[got-1]:end]) != "-" {
+			t.Fatalf("items[%d] at line %d, go-yaml says %d (and line %d is no lone dash)\ninput: %q", i, got, n.Line, got, in)
+		}
+	}
+}
+
+// TestReadResourceListLines: items are placed on the lines go-yaml gives
+// them, whatever the line breaks; a bad character and an alias fan-out
+// are refused with the list's line and column.
+func TestReadResourceListLines(t *testing.T) {
+	for _, in := range []string{
+		"kind: ResourceList\nitems:\n- kind: A\n- kind: B\n",
+		"kind: ResourceList\r\nitems:\r\n- kind: A\r\n- kind: B\r\n",
+		"kind: ResourceList\ritems:\r- kind: A\r- kind: B\n",
+		"kind: ResourceList\nitems:\n- kind: A\r  x: 1\n- kind: B\n",
+		"kind: ResourceList\nitems:\n- kind: A\u2028  x: 1\n- kind: B\n",
+	} {
+		rl, err := readResourceList([]byte(in), limits.Default())
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		checkItemLines(t, in, rl)
+	}
+	bomb := "kind: ResourceList\nitems:\n- kind: A\n- kind: B\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+	defer limits.SetCurrent(limits.Current())
+	limits.SetCurrent(limits.Limits{YAMLValues: 1000})
+	for in, want := range map[string]string{
+		bomb: "cannot read items[1]: line 7, column 38 of the ResourceList: alias *b (aliases expanded): YAML values exceeds the limit of 1000 values",
+		strings.Replace(bomb, "items:", "\"items\":", 1): "cannot read the ResourceList: line 7, column 38: alias *b (aliases expanded)", // decoded whole
+		"kind: ResourceList\ritems:\r- kind: A\x00\n":    "cannot read the ResourceList: line 3, column 10: holds a NUL byte",
+	} {
+		if _, err := readResourceList([]byte(in), limits.Current()); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", in, err, want)
+		}
+	}
 }
 
 // TestReadHeadersFirstErrorWins: item headers are parsed concurrently,
