@@ -65,6 +65,9 @@ type hostileCase struct {
 	// after, when set, looks at dir once the run ended, whatever its
 	// outcome (what it must have left behind, or not).
 	after func(t *testing.T, dir string)
+	// within, when set, bounds the run tighter than maxTime: a refusal
+	// that must come at once, not at the watchdog.
+	within time.Duration
 }
 
 type result struct {
@@ -180,6 +183,9 @@ func checkBounds(t *testing.T, tc hostileCase, r result) {
 	}
 	if r.took > maxTime {
 		t.Errorf("%s\ntook %s, want under %s", tc.reason, r.took, maxTime)
+	}
+	if tc.within > 0 && r.took > tc.within {
+		t.Errorf("%s\ntook %s, want under %s", tc.reason, r.took, tc.within)
 	}
 }
 
