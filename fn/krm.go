@@ -22,6 +22,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Annotations of generated objects in the KRM function's output.
@@ -489,6 +490,9 @@ func (f *Function) config(text []byte) (*config.Config, error) {
 	}
 	fc, err := yaml.Parse(string(text))
 	if err != nil {
+		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
+	}
+	if _, err := strictyaml.CheckAliases(fc.YNode(), limits.Current().YAMLValues); err != nil {
 		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
 	}
 	if fc.IsNilOrEmpty() {
