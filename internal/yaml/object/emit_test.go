@@ -18,6 +18,7 @@ var trickyStrings = []string{
 	"-", "- x", "-x", "?", "? x", ":", ":x", "a:", "a: b", "a:b", "a #b", "a#b", "#a", "&a", "*a", "!a", "|", ">", "'a'", `"a"`,
 	"%a", "@a", "`a", ",a", "a,b", "[a]", "{a}", "a]", " a", "a ", "a  b", "it's", `say "hi"`, `back\slash`, "a\tb",
 	"a\nb", "a\nb\n", "a\n\nb", "\na", "a\n\n", " a\nb", "a \nb", "a\n b", "a\n", "line\n  indented\n", "é", "a\u0085b",
+	"a\rb", "a\r\nb", "a\r", "a\u2028b", "a\u2029b", "\ufeffa", "a\ufeffb", // line breaks go-yaml counts, a byte order mark
 	strings.Repeat("x", 79), strings.Repeat("x", 81), strings.Repeat("word ", 15) + "end", strings.Repeat("word ", 16) + "end",
 	strings.Repeat("k", 128), strings.Repeat("k", 129), "a1", "a01", "a10", "a2", "b", "B", "_", "a.b", "a-b", "a/b", "10", "9", "x9y",
 	"19", "105", "1010", "a0", "a00",

@@ -177,6 +177,8 @@ func FuzzParse(f *testing.F) {
 		"a:\n\n  b: 1\n", "k:\n  - - x\n", "a: b:c\n", "a: -b\n", "a: (x)\n", "- a: 1\n", "a:\n-\n", "a:  b\n",
 		"a: \"#, {[\"\n", "a: '\\ \" #'\n", "a: \"x\\ny\\t\\\"z\\\\\\'\\0\\e\"\n", "a: \"\\/\"\n", "a: 'it''s'\n", "a: \"x\\\"\n",
 		"a: \"\\u00e9\\x41\"\n", "email: a.b@c.com\n", "email: <a@b.c>\n", "a: x, [y] {z} ?w !v &u *t %s |r >q `p\n", "a: <<\n", "a: b 'c' \"d\"\n", "- -c\n- --x=y\n", "# c\na: 1 # d\n  # e\nb:\n- x # f\n- 'y' # g\n", "a: |+\n  x\n\n  # c\n\n# d\n\nb: 1\n", "a: [ \"x\", y, 'z' ]\nb: {}\n\"c\": []\n", "- [a, b]\n- {}\n", "'a': [1, -x, .5, ~]\n", "\"é\": x\n", "- 'ü': [a]\n", "a: b   \nc: |\n  d  \n", "a: |\n  x\n    \n \n  y\n", "a: |+\n  x\n   \n", "a: |\n\tx\n", "a: |\n  x\n \t\n  y\n", "a:\t\n", "a: '\t'\n", "a: ::1\nb: ?x\nc: -\n", "a: -x: y\n", "- -- x\n", "a: caf\u00e9\nb: \"\u65e5\"\nc: |\n  \u2019\n", "a: x\u2028y\n", "a: '\U0001F600'\n", "- \"x: y\"\n", "a: |\n  x\n\n   y\nb: |+\n  z\n\n", "a: |-\n  x\n",
+		// line breaks other than LF: go-yaml counts each as a line
+		"a: 1\rb: 2\n", "a: 1\r\nb: 2\r\n", "a: 1\r\r\nb: 2\n", "a: |\n  x\r  y\n", "a: 1\u0085b: 2\n", "a: 'x\u2029y'\n", "a: 1\n\ufeffb: 2\n",
 	} {
 		f.Add([]byte(s))
 	}
