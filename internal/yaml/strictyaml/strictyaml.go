@@ -63,9 +63,11 @@ func Parse(file string, data []byte, p *Problems) *yaml.Node {
 		p.Add(file, 0, "", "file is empty")
 		return nil
 	}
-	if pr := checkNode(file, &doc); pr != nil {
-		p.List = append(p.List, pr)
-		return nil
+	if bytes.IndexByte(data, '*') >= 0 { // an alias needs one
+		if pr := checkNode(file, &doc); pr != nil {
+			p.List = append(p.List, pr)
+			return nil
+		}
 	}
 	return doc.Content[0]
 }
