@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/strictyaml"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Repository is a named place where frameworks are looked up by name and

@@ -2,6 +2,6 @@
 // stages never import an adapter, every package documents what it owns in
 // a doc.go, every package of the core has a runnable Example of its
 // entry point, no function is longer than 80 lines, and YAML text is read
-// with a YAML library only through internal/strictyaml (or a file listed
+// with a YAML library only through internal/yaml/strictyaml (or a file listed
 // with the reason its text is safe). It has no code of its own.
 package arch

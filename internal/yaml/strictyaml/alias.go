@@ -5,7 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // Aliases make a few bytes of YAML stand for billions of values ("billion

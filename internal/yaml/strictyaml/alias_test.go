@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/diag"
-	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // laughs is a billion laughs of levels levels of ten aliases each, in

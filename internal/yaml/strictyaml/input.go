@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kudo-render/kudo-render/limits"
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // Every YAML text kudo-render reads from outside (package files, configs,
