@@ -48,7 +48,8 @@ type Diagnostic struct {
 	// Line is 1-based; 0 when unknown.
 	Line int
 	// Column is 1-based, in characters, as go-yaml counts them; 0 when
-	// unknown. It is written only with a line: file:line:column.
+	// unknown. It is written only with a line: file:line:column, or
+	// "line 3, column 7" without a file.
 	Column int
 	// Field is the path of the field inside the file or the object, e.g.
 	// "parameters[3].default", "spec.template.spec.containers[0].image",
@@ -77,7 +78,10 @@ func (d *Diagnostic) Error() string {
 			b.WriteString(":")
 		}
 		fmt.Fprintf(&b, "%d", d.Line)
-		if d.Column > 0 {
+		switch {
+		case d.Column > 0 && d.File == "":
+			fmt.Fprintf(&b, ", column %d", d.Column)
+		case d.Column > 0:
 			fmt.Fprintf(&b, ":%d", d.Column)
 		}
 	}

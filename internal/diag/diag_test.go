@@ -26,6 +26,11 @@ func TestDiagnosticError(t *testing.T) {
 			d:      diag.Diagnostic{File: "operator.yaml", Line: 3, Column: 7, Msg: "holds a NUL byte"},
 			want:   "operator.yaml:3:7: holds a NUL byte",
 		},
+		"column without file": {
+			reason: "a place in an unnamed input says 'line' and 'column'",
+			d:      diag.Diagnostic{Line: 3, Column: 7, Msg: "m"},
+			want:   "line 3, column 7: m",
+		},
 		"column without line": {
 			reason: "a column alone says nothing and is left out",
 			d:      diag.Diagnostic{File: "operator.yaml", Column: 7, Msg: "m"},
