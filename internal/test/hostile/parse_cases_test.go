@@ -60,7 +60,7 @@ func pkgCase(reason, stderr string, files map[string]string) hostileCase {
 		class: "parsing", reason: reason, stderr: stderr, within: atOnce,
 		setup: func(t *testing.T, dir string) []string {
 			p := pkg(t, dir, map[string]string{"cm.yaml": cm}, files)
-			return []string{"render", p, "--name", "inst", "-o", "{out}"}
+			return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 		},
 	}
 }
@@ -80,7 +80,7 @@ func TestParsing(t *testing.T) {
 			class: "parsing", reason: "a billion laughs of merge keys (<<) in framework.yaml", stderr: aliasRefused("framework.yaml"), within: atOnce,
 			setup: func(t *testing.T, dir string) []string {
 				write(t, dir, map[string]string{"fw/framework.yaml": framework + "defaults:\n" + laughs(8, "  ", true), "fw/templates/cm.yaml": cm})
-				return []string{"render", filepath.Join(dir, "fw"), "--name", "inst", "-o", "{out}"}
+				return []string{"render", filepath.Join(dir, "fw"), "--name", "inst", "--output-dir", "{out}"}
 			},
 		},
 		"ParamsFlowAliases": pkgCase("a billion laughs of flow lists in a parameter default",
@@ -98,7 +98,7 @@ func TestParsing(t *testing.T) {
 			class: "parsing", reason: "a billion laughs in an imported KUDO export", stderr: `kudo-export.yaml: document 1: line \d+, column \d+: alias \*l\d \(aliases expanded\): YAML values exceeds the limit of 1000000 values`, within: atOnce,
 			setup: func(t *testing.T, dir string) []string {
 				write(t, dir, map[string]string{"kudo-export.yaml": "apiVersion: v1\nkind: List\nitems: []\nextra:\n" + laughs(10, "  ", false)})
-				return []string{"import", "--from", filepath.Join(dir, "kudo-export.yaml"), "-o", "{out}"}
+				return []string{"import", "--from", filepath.Join(dir, "kudo-export.yaml"), "--output-dir", "{out}"}
 			},
 		},
 		"TemplateMergeKeys": tplCase("a billion laughs of merge keys in rendered YAML",
@@ -121,7 +121,7 @@ func TestParsing(t *testing.T) {
 			class: "parsing", reason: "a render over 256 KiB (decoded in parts) whose first document ends its lines with bare CRs places a later object's error at go-yaml's line",
 			setup: func(t *testing.T, dir string) []string {
 				p := pkg(t, dir, map[string]string{"cm.yaml": crRender()}, nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: fmt.Sprintf(`templates/cm.yaml:%d: ConfigMap default/Bad_Name: metadata.name: Invalid value`, crRenderBadLine()),
 		},
