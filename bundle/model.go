@@ -90,22 +90,15 @@ type Maintainer struct {
 // Extends names the base a framework extends (KEP-0012).
 type Extends struct {
 	Kudo *ExtendsKudo `yaml:"kudo,omitempty" json:"kudo,omitempty"`
-	Git  *GitSource   `yaml:"git,omitempty" json:"git,omitempty"`
-	Path string       `yaml:"path,omitempty" json:"path,omitempty"`
+	// Remote is a remote source (git: ...), its fields inline.
+	Remote `yaml:",inline"`
+	Path   string `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
 // ExtendsKudo names a framework and version in a repository.
 type ExtendsKudo struct {
 	Framework string `yaml:"framework" json:"framework"`
 	Version   string `yaml:"version" json:"version"`
-}
-
-// GitSource is a folder at a git reference.
-type GitSource struct {
-	URL    string `yaml:"url" json:"url"`
-	Ref    string `yaml:"ref,omitempty" json:"ref,omitempty"`
-	Commit string `yaml:"commit,omitempty" json:"commit,omitempty"`
-	Path   string `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
 // Pos is where a definition sits in its file.

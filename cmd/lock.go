@@ -49,19 +49,19 @@ changes nothing.`,
 					return err
 				}
 			}
-			f, err := g.fetcher(stderr)
-			if err != nil {
+			if _, err := g.fetcher(stderr); err != nil { // credentials and cache, checked up front
 				return err
 			}
+			src := g.sources(stderr, cfg)
 			if verify {
-				n, err := config.VerifyPins(ctx, f, cfg)
+				n, err := config.VerifyPins(ctx, src, cfg)
 				if err != nil {
 					return err
 				}
 				return out.Write(fmt.Appendf(nil, "%d pin(s) verified\n", n))
 			}
 			res, err := config.LockFile(ctx, file, cfg, config.LockOptions{
-				Fetcher: f, Sources: g.sources(stderr, cfg), PinOutput: pinOutput, Warn: warner(stderr),
+				Sources: src, PinOutput: pinOutput, Warn: warner(stderr),
 			})
 			if err != nil {
 				return err

@@ -41,11 +41,11 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 		once.Do(func() { f, ferr = g.fetcher(stderr) })
 		return f, ferr
 	}
-	opts := location.GitOptions{Pin: cfg.PinFor, VerifyPins: g.verifyPins}
+	opts := gitsource.KindOptions{VerifyPins: g.verifyPins}
 	if g.allowLocal {
 		opts.LocalBase = cfg.Dir
 	}
-	return config.Sources{Git: location.FetcherOpener(fetcher, opts)}
+	return config.Sources{Kinds: location.Kinds{"git": gitsource.NewKind(fetcher, opts)}}
 }
 
 // fetcher makes the git fetcher: credentials from the environment, the

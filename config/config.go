@@ -117,24 +117,26 @@ type Spec struct {
 // instancesOnly reports whether the config names no framework of its own
 // but tells how to render Instance objects.
 func (c *Config) instancesOnly() bool {
-	return c.KRM && c.Spec.Framework.Path == "" && c.Spec.Framework.Git == nil &&
+	return c.KRM && c.Spec.Framework.Path == "" && len(c.Spec.Framework.Sources()) == 0 &&
 		(len(c.Spec.Operators) > 0 || len(c.Spec.Repositories) > 0)
 }
 
-// FrameworkRef says where the framework is: exactly one of path or git.
+// FrameworkRef says where the framework is: exactly one of path or a
+// remote source (git: a folder of a git repository at a branch, tag or
+// commit).
 type FrameworkRef struct {
 	// Path is a folder relative to the FunctionConfig's folder.
-	Path string `yaml:"path,omitempty" json:"path,omitempty"`
-	// Git is a folder of a git repository at a branch, tag or commit.
-	Git *bundle.GitSource `yaml:"git,omitempty" json:"git,omitempty"`
+	Path          string `yaml:"path,omitempty" json:"path,omitempty"`
+	bundle.Remote `yaml:",inline"`
 }
 
 // Repository is where `extends: {kudo: {framework, version}}` looks
 // frameworks up: <framework>/<version>/ or <framework>/ with that version.
 type Repository struct {
-	Name string            `yaml:"name" json:"name"`
-	Git  *bundle.GitSource `yaml:"git,omitempty" json:"git,omitempty"`
-	// Path is a local folder instead of git, relative to the config.
+	Name string `yaml:"name" json:"name"`
+	// Remote is a remote source (git: ...), its fields inline.
+	bundle.Remote `yaml:",inline"`
+	// Path is a local folder instead, relative to the config.
 	Path string `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
@@ -314,20 +316,23 @@ func (c *Config) validate(p *strictyaml.Problems) {
 		}
 	}
 	if c.instancesOnly() {
-	} else if (c.Spec.Framework.Path == "") == (c.Spec.Framework.Git == nil) {
-		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework"), "spec.framework", "needs exactly one of path or git")
+	} else if n := len(c.Spec.Framework.Sources()); (c.Spec.Framework.Path == "") == (n == 0) || n > 1 {
+		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework"), "spec.framework", "needs exactly one of %s", bundle.OneOf("path"))
 	}
 	if fp := c.Spec.Framework.Path; c.KRM && fp != "" && fp != "." {
 		if err := bundle.CheckRef(path.Clean(fp)); err != nil {
 			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "path"), "spec.framework.path", "%q: %v", fp, err)
 		}
 	}
-	if g := c.Spec.Framework.Git; g != nil && g.URL == "" {
-		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", "git"), "spec.framework.git.url", "is required")
+	for _, s := range c.Spec.Framework.Sources() {
+		var e *bundle.SourceError
+		if errors.As(s.Check(), &e) {
+			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "framework", s.SourceKind()), "spec.framework."+s.SourceKind()+"."+e.Field, "%s", e.Msg)
+		}
 	}
 	for i, r := range c.Spec.Repositories {
-		if (r.Path == "") == (r.Git == nil) {
-			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "repositories"), fmt.Sprintf("spec.repositories[%d]", i), "needs exactly one of path or git")
+		if n := len(r.Sources()); (r.Path == "") == (n == 0) || n > 1 {
+			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "repositories"), fmt.Sprintf("spec.repositories[%d]", i), "needs exactly one of %s", bundle.OneOf("path"))
 		}
 	}
 	if _, err := ParseTarget(c.Spec.Target); err != nil {
@@ -355,16 +360,16 @@ func (c *Config) Values() (map[string]any, error) {
 	return out, errors.Join(errs...)
 }
 
-// Sources injects how git sources are opened; the zero value allows
-// local paths only.
+// Sources injects how remote sources are opened, by kind; the zero value
+// allows local paths only.
 type Sources struct {
-	Git location.GitOpener
+	Kinds location.Kinds
 }
 
-// sources is the source seam of the config: its git opener, its
-// repositories and the folder local paths may not leave.
+// sources is the source seam of the config: its kinds of remote source,
+// its pins, its repositories and the folder local paths may not leave.
 func (c *Config) sources(src Sources) *location.Sources {
-	s := &location.Sources{Git: src.Git}
+	s := &location.Sources{Kinds: src.Kinds, Pin: c.PinFor}
 	switch {
 	case c.Confine != "":
 		s.Confine = c.Confine
@@ -373,8 +378,8 @@ func (c *Config) sources(src Sources) *location.Sources {
 	}
 	for _, r := range c.Spec.Repositories {
 		rep := location.Repository{Name: r.Name}
-		if r.Git != nil {
-			rep.Location = s.GitSource(*r.Git)
+		if rs := r.Source(); rs != nil {
+			rep.Location = s.Remote(rs)
 		} else {
 			rep.Location = s.Local(c.local(r.Path))
 		}
@@ -385,8 +390,8 @@ func (c *Config) sources(src Sources) *location.Sources {
 
 // location is where a framework reference of the config points.
 func (c *Config) location(s *location.Sources, ref FrameworkRef) location.Location {
-	if g := ref.Git; g != nil {
-		return s.GitSource(*g)
+	if r := ref.Source(); r != nil {
+		return s.Remote(r)
 	}
 	return s.Local(c.local(ref.Path))
 }
@@ -497,8 +502,8 @@ func splitOperatorVersion(s string) (string, string, bool) {
 // sources and spec.base, which is relative to the config, not to the
 // framework.
 func (c *Config) extendOptions(ctx context.Context, src Sources) (extend.Options, error) {
-	c.prefetch(ctx, src.Git)
 	opts := extend.Options{Sources: c.sources(src)}
+	c.prefetch(ctx, opts.Sources)
 	if b := c.Spec.Base; b != nil {
 		from := opts.Sources.Local(c.Dir)
 		base, err := opts.Sources.Extends(ctx, from, b)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -15,15 +14,31 @@ import (
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
-// Pin is a git reference resolved to a commit by `kudo-render lock` for a
-// source the config does not name itself (a base's `extends.git`, a
-// repository reached through another). Sources with the same URL and ref
-// use the commit.
+// Pin is a reference of a remote source resolved by `kudo-render lock` for
+// a source the config does not name itself (a base's `extends.git`, a
+// repository reached through another): a git branch or tag to a commit.
+// Sources with the same URL and ref use the pin.
 type Pin struct {
 	URL    string `yaml:"url" json:"url"`
 	Ref    string `yaml:"ref,omitempty" json:"ref,omitempty"`
 	Commit string `yaml:"commit" json:"commit"`
 }
+
+// newPin records the pin v of s in the field its kind names.
+func newPin(s bundle.Source, v string) Pin {
+	return Pin{URL: s.SourceURL(), Ref: s.SourceRef(), Commit: v}
+}
+
+// value is the pin: a commit.
+func (p Pin) value() string { return p.Commit }
+
+// source is the source a pin stands for, pinned (for checking the pin).
+func (p Pin) source() bundle.Source {
+	return bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit}
+}
+
+// pinKey is what pins are matched by: the URL and the ref.
+func pinKey(s bundle.Source) string { return s.SourceURL() + "\x00" + s.SourceRef() }
 
 // Lock is what `kudo-render lock` records besides commits: pins of nested
 // git sources and the digests of schemas, which may not change within a
@@ -36,18 +51,18 @@ type Lock struct {
 	Schemas map[string]string `yaml:"schemas,omitempty" json:"schemas,omitempty"`
 }
 
-// PinFor returns the pinned commit of a git source, if any: its own
-// commit, else a pin of the lock with the same URL and ref.
-func (c *Config) PinFor(g bundle.GitSource) string {
-	if g.Commit != "" {
-		return g.Commit
+// PinFor returns the pin of a remote source, if any: its own (a git
+// commit:), else a pin of the lock with the same URL and ref.
+func (c *Config) PinFor(s bundle.Source) string {
+	if pin := s.SourcePin(); pin != "" {
+		return pin
 	}
 	if c == nil || c.Spec.Lock == nil {
 		return ""
 	}
 	for _, p := range c.Spec.Lock.Pins {
-		if p.URL == g.URL && p.Ref == g.Ref {
-			return p.Commit
+		if p.URL == s.SourceURL() && p.Ref == s.SourceRef() {
+			return p.value()
 		}
 	}
 	return ""
@@ -55,26 +70,36 @@ func (c *Config) PinFor(g bundle.GitSource) string {
 
 // LockEdit is what `kudo-render lock` writes back into a config file.
 type LockEdit struct {
-	// Commits of the config's own git sources, by field path:
-	// "spec.framework.git", "spec.base.git", "spec.repositories[2].git".
-	Commits map[string]string
-	Lock    *Lock
+	// Pinned are the config's own remote sources with their pins, by
+	// field path: "spec.framework.git", "spec.base.git",
+	// "spec.repositories[2].git". The pin is written after the ref
+	// (Source.LockFields: commit: after ref:).
+	Pinned map[string]bundle.Source
+	Lock   *Lock
 	// ResourceVersions, when not nil, replaces spec.expectedResourceVersions.
 	ResourceVersions map[string]string
 }
 
-// GitFields lists the config's own git sources by field path.
-func (c *Config) GitFields() map[string]*bundle.GitSource {
-	out := map[string]*bundle.GitSource{}
-	if g := c.Spec.Framework.Git; g != nil {
-		out["spec.framework.git"] = g
+// Remotes lists the places of the config that may name a remote source,
+// by field path: "spec.framework", "spec.base", "spec.repositories[2]".
+func (c *Config) Remotes() map[string]*bundle.Remote {
+	out := map[string]*bundle.Remote{"spec.framework": &c.Spec.Framework.Remote}
+	if b := c.Spec.Base; b != nil {
+		out["spec.base"] = &b.Remote
 	}
-	if b := c.Spec.Base; b != nil && b.Git != nil {
-		out["spec.base.git"] = b.Git
+	for i := range c.Spec.Repositories {
+		out[fmt.Sprintf("spec.repositories[%d]", i)] = &c.Spec.Repositories[i].Remote
 	}
-	for i, r := range c.Spec.Repositories {
-		if r.Git != nil {
-			out[fmt.Sprintf("spec.repositories[%d].git", i)] = r.Git
+	return out
+}
+
+// SourceFields lists the config's own remote sources by field path:
+// "spec.framework.git", "spec.base.git", "spec.repositories[2].git".
+func (c *Config) SourceFields() map[string]bundle.Source {
+	out := map[string]bundle.Source{}
+	for field, r := range c.Remotes() {
+		for _, s := range r.Sources() {
+			out[field+"."+s.SourceKind()] = s
 		}
 	}
 	return out
@@ -99,17 +124,13 @@ func ApplyLock(data []byte, e LockEdit) ([]byte, error) {
 	if spec == nil {
 		return nil, fmt.Errorf("the config has no spec")
 	}
-	paths := make([]string, 0, len(e.Commits))
-	for p := range e.Commits {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		g := gitNode(spec, p)
-		if g == nil {
+	for _, p := range slices.Sorted(maps.Keys(e.Pinned)) {
+		n := sourceNode(spec, p)
+		if n == nil {
 			return nil, fmt.Errorf("%s: not found in the config", p)
 		}
-		setAfter(g, "commit", scalar(e.Commits[p]), "ref")
+		ref, pin := e.Pinned[p].LockFields()
+		setAfter(n, pin, scalar(e.Pinned[p].SourcePin()), ref)
 	}
 	if e.Lock != nil && (len(e.Lock.Pins) > 0 || len(e.Lock.Schemas) > 0) {
 		var n yaml.Node
@@ -146,26 +167,26 @@ func child(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// gitNode finds the mapping at a GitFields path below spec.
-func gitNode(spec *yaml.Node, p string) *yaml.Node {
-	var i int
-	switch {
-	case p == "spec.framework.git":
-		if f := child(spec, "framework"); f != nil {
-			return child(f, "git")
-		}
-	case p == "spec.base.git":
-		if b := child(spec, "base"); b != nil {
-			return child(b, "git")
-		}
-	default:
-		if _, err := fmt.Sscanf(p, "spec.repositories[%d].git", &i); err == nil {
-			if r := child(spec, "repositories"); r != nil && i < len(r.Content) {
-				return child(r.Content[i], "git")
-			}
-		}
+// sourceNode finds the mapping at a SourceFields path below spec
+// ("spec.framework.git", "spec.repositories[2].git").
+func sourceNode(spec *yaml.Node, p string) *yaml.Node {
+	place, kind, ok := strings.Cut(strings.TrimPrefix(p, "spec."), ".")
+	if !ok {
+		return nil
 	}
-	return nil
+	var i int
+	var n *yaml.Node
+	if _, err := fmt.Sscanf(place, "repositories[%d]", &i); err == nil {
+		if r := child(spec, "repositories"); r != nil && i >= 0 && i < len(r.Content) {
+			n = r.Content[i]
+		}
+	} else {
+		n = child(spec, place)
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	return child(n, kind)
 }
 
 // setAfter sets key in mapping m to v: in place when the key exists, else

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kudo-render/kudo-render/bundle"
 )
 
 // TestApplyLockKeepsNulls: writing the lock back keeps a key without a
@@ -12,7 +14,7 @@ import (
 // string), and the commit lands after ref.
 func TestApplyLockKeepsNulls(t *testing.T) {
 	in := "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: app, labels: {team}}\nspec:\n  framework:\n    git: {url: https://git.example/a.git, ref: main, path: app}\n"
-	out, err := ApplyLock([]byte(in), LockEdit{Commits: map[string]string{"spec.framework.git": strings.Repeat("1", 40)}})
+	out, err := ApplyLock([]byte(in), LockEdit{Pinned: map[string]bundle.Source{"spec.framework.git": bundle.GitSource{URL: "https://git.example/a.git", Ref: "main", Commit: strings.Repeat("1", 40)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

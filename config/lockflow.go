@@ -14,15 +14,12 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
-	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
-// LockOptions say how `kudo-render lock` reaches git.
+// LockOptions say how `kudo-render lock` reaches remote sources.
 type LockOptions struct {
-	// Fetcher resolves refs to commits and checks pins.
-	Fetcher gitsource.Fetcher
-	// Sources opens the chain of the config (git through Fetcher).
+	// Sources resolve refs to pins and open the chain of the config.
 	Sources Sources
 	// PinOutput also renders and records spec.expectedResourceVersions.
 	PinOutput bool
@@ -35,23 +32,16 @@ type LockResult struct {
 	Sources, Pins int
 }
 
-// LockFile resolves every git reference the render of the config in file
-// reads to a commit and writes it back into the file (keeping its
-// comments): commit: beside ref: for the config's own sources,
-// spec.lock.pins for git sources named inside the frameworks, schema
-// digests of new versions, and with PinOutput the output's resource
-// versions. The file is replaced atomically.
+// LockFile resolves every reference of a remote source the render of the
+// config in file reads to a pin (a git commit) and writes it back into
+// the file (keeping its comments): commit: beside ref: for the config's
+// own sources, spec.lock.pins for sources named inside the frameworks,
+// schema digests of new versions, and with PinOutput the output's
+// resource versions. The file is replaced atomically.
 func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (LockResult, error) {
-	edit := LockEdit{Commits: map[string]string{}, Lock: &Lock{}}
-	own := map[string]bool{}
-	for field, gs := range cfg.GitFields() {
-		res, err := opts.Fetcher.Resolve(ctx, gitsource.Ref{URL: gs.URL, Ref: gs.Ref, Path: gs.Path})
-		if err != nil {
-			return LockResult{}, fmt.Errorf("%s: %w", field, err)
-		}
-		edit.Commits[field] = res.Commit
-		gs.Commit = res.Commit
-		own[gs.URL+"\x00"+gs.Ref] = true
+	edit, own, err := lockOwn(ctx, cfg, opts.Sources)
+	if err != nil {
+		return LockResult{}, err
 	}
 	src, pins := recordPins(opts.Sources, own)
 	req, err := cfg.Request(ctx, src)
@@ -73,27 +63,54 @@ func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (
 	if err := writeLock(file, edit); err != nil {
 		return LockResult{}, err
 	}
-	return LockResult{Sources: len(edit.Commits), Pins: len(edit.Lock.Pins)}, nil
+	return LockResult{Sources: len(edit.Pinned), Pins: len(edit.Lock.Pins)}, nil
 }
 
-// recordPins wraps the git opener of src to record the commit of every
-// nested git source that is not the config's own and has no commit.
+// lockOwn resolves the config's own remote sources and pins them in cfg
+// (so the render that follows uses them); own keys them by URL and ref.
+func lockOwn(ctx context.Context, cfg *Config, src Sources) (LockEdit, map[string]bool, error) {
+	edit := LockEdit{Pinned: map[string]bundle.Source{}, Lock: &Lock{}}
+	own := map[string]bool{}
+	remotes := cfg.Remotes()
+	for _, field := range slices.Sorted(maps.Keys(remotes)) {
+		r := remotes[field]
+		for _, s := range r.Sources() {
+			k := src.Kinds[s.SourceKind()]
+			if k == nil {
+				return edit, nil, fmt.Errorf("%s.%s: %s sources are not available here", field, s.SourceKind(), s.SourceKind())
+			}
+			pin, err := k.Resolve(ctx, s)
+			if err != nil {
+				return edit, nil, fmt.Errorf("%s.%s: %w", field, s.SourceKind(), err)
+			}
+			s = s.WithPin(pin)
+			edit.Pinned[field+"."+s.SourceKind()] = s
+			if err := r.Set(s); err != nil {
+				return edit, nil, err
+			}
+			own[pinKey(s)] = true
+		}
+	}
+	return edit, own, nil
+}
+
+// recordPins wraps the kinds of src to record the pin of every nested
+// remote source that is not the config's own and has no pin.
 func recordPins(src Sources, own map[string]bool) (Sources, func() []Pin) {
 	var mu sync.Mutex
 	pins := map[string]Pin{}
-	open := src.Git
-	src.Git = func(ctx context.Context, gs bundle.GitSource) (*location.Opened, error) {
-		if open == nil {
-			return nil, fmt.Errorf("git sources are not available here")
-		}
-		op, err := open(ctx, gs)
-		if err == nil && gs.Commit == "" && !own[gs.URL+"\x00"+gs.Ref] {
+	kinds := location.Kinds{}
+	for name, k := range src.Kinds {
+		kinds[name] = recordingKind{Kind: k, record: func(s bundle.Source, op *location.Opened) {
+			if s.SourcePin() != "" || own[pinKey(s)] {
+				return
+			}
 			mu.Lock()
-			pins[gs.URL+"\x00"+gs.Ref] = Pin{URL: gs.URL, Ref: gs.Ref, Commit: op.Commit}
+			pins[pinKey(s)] = newPin(s, op.Pin)
 			mu.Unlock()
-		}
-		return op, err
+		}}
 	}
+	src.Kinds = kinds
 	return src, func() []Pin {
 		mu.Lock()
 		defer mu.Unlock()
@@ -103,6 +120,20 @@ func recordPins(src Sources, own map[string]bool) (Sources, func() []Pin) {
 		}
 		return out
 	}
+}
+
+// recordingKind tells record what each successful Open resolved to.
+type recordingKind struct {
+	location.Kind
+	record func(bundle.Source, *location.Opened)
+}
+
+func (k recordingKind) Open(ctx context.Context, s bundle.Source) (*location.Opened, error) {
+	op, err := k.Kind.Open(ctx, s)
+	if err == nil {
+		k.record(s, op)
+	}
+	return op, err
 }
 
 // lockedSchemas keeps the digests of versions already locked (a changed
@@ -136,32 +167,39 @@ func writeLock(file string, edit LockEdit) error {
 	return writeAtomic(file, out)
 }
 
-// VerifyPins checks that every pinned commit of cfg is still contained in
+// VerifyPins checks that every pin of cfg (a commit) is still contained in
 // its ref; it returns how many pins it checked.
-func VerifyPins(ctx context.Context, f gitsource.Fetcher, cfg *Config) (int, error) {
-	type pin struct{ what, url, ref, commit string }
+func VerifyPins(ctx context.Context, src Sources, cfg *Config) (int, error) {
+	type pin struct {
+		what string
+		s    bundle.Source
+	}
 	var pins []pin
-	for field, gs := range cfg.GitFields() {
-		if gs.Commit != "" && gs.Ref != "" {
-			pins = append(pins, pin{field, gs.URL, gs.Ref, gs.Commit})
+	for field, s := range cfg.SourceFields() {
+		if s.SourcePin() != "" && s.SourceRef() != "" {
+			pins = append(pins, pin{field, s})
 		}
 	}
 	if cfg.Spec.Lock != nil {
 		for _, p := range cfg.Spec.Lock.Pins {
 			if p.Ref != "" {
-				pins = append(pins, pin{"spec.lock.pins", p.URL, p.Ref, p.Commit})
+				pins = append(pins, pin{"spec.lock.pins", p.source()})
 			}
 		}
 	}
-	sort.Slice(pins, func(i, j int) bool { return pins[i].what < pins[j].what })
+	sort.SliceStable(pins, func(i, j int) bool { return pins[i].what < pins[j].what })
 	var bad []string
 	for _, p := range pins {
-		ok, err := f.Contains(ctx, gitsource.Ref{URL: p.url, Ref: p.ref}, p.commit)
+		k := src.Kinds[p.s.SourceKind()]
+		if k == nil {
+			return 0, fmt.Errorf("%s: %s sources are not available here", p.what, p.s.SourceKind())
+		}
+		ok, err := k.Contains(ctx, p.s, p.s.SourcePin())
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", p.what, err)
 		}
 		if !ok {
-			bad = append(bad, fmt.Sprintf("%s: %s no longer contains %s", p.what, p.ref, p.commit))
+			bad = append(bad, fmt.Sprintf("%s: %s no longer contains %s", p.what, p.s.SourceRef(), p.s.SourcePin()))
 		}
 	}
 	if len(bad) > 0 {

@@ -10,7 +10,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
-// prefetchParallel is how many git sources prefetch fetches at once.
+// prefetchParallel is how many remote sources prefetch fetches at once.
 const prefetchParallel = 4
 
 // prefetchMax is how many git sources prefetch fetches at most: twice
@@ -21,8 +21,8 @@ const prefetchParallel = 4
 // needs, when it needs it.
 const prefetchMax = 16
 
-// prefetch fetches, concurrently, every git source whose commit the
-// config knows before loading starts: its own sources that are pinned
+// prefetch fetches, concurrently, every remote source whose pin (a git
+// commit) the config knows before loading starts: its own sources that are pinned
 // (commit: or a lock pin) and the pins of spec.lock, which `kudo-render
 // lock` records for the sources reached through others (a base's own
 // extends, a repository of dependencies). The load that follows must walk
@@ -34,21 +34,21 @@ const prefetchMax = 16
 // them with their place in the chain. Unpinned refs are not prefetched:
 // their commit is only known after an ls-remote that the load makes
 // itself.
-func (c *Config) prefetch(ctx context.Context, open location.GitOpener) {
-	if open == nil {
+func (c *Config) prefetch(ctx context.Context, s *location.Sources) {
+	if len(s.Kinds) == 0 {
 		return
 	}
 	c.prefetchOnce.Do(func() {
 		srcs := c.pinnedSources()
 		sem := make(chan struct{}, prefetchParallel)
 		var wg sync.WaitGroup
-		for _, gs := range srcs {
+		for _, rs := range srcs {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				if op, err := open(ctx, gs); err == nil {
+				if op, err := s.Remote(rs).Open(ctx); err == nil {
 					op.Close()
 				}
 			}()
@@ -57,33 +57,31 @@ func (c *Config) prefetch(ctx context.Context, open location.GitOpener) {
 	})
 }
 
-// pinnedSources lists the git sources prefetch fetches, one per URL and
-// commit, at most prefetchMax, in a fixed order: the config's own by
-// field path, then the lock's pins (those the load can use: the first
+// pinnedSources lists the remote sources prefetch fetches, pinned, one
+// per URL and pin, at most prefetchMax, in a fixed order: the config's own
+// by field path, then the lock's pins (those the load can use: the first
 // of a URL and ref, as PinFor reads them).
-func (c *Config) pinnedSources() []bundle.GitSource {
+func (c *Config) pinnedSources() []bundle.Source {
 	seen := map[[2]string]bool{}
-	var out []bundle.GitSource
-	add := func(gs bundle.GitSource) {
-		k := [2]string{gs.URL, gs.Commit}
-		if gs.Commit == "" || seen[k] || len(out) == prefetchMax {
+	var out []bundle.Source
+	add := func(s bundle.Source) {
+		k := [2]string{s.SourceURL(), s.SourcePin()}
+		if s.SourcePin() == "" || seen[k] || len(out) == prefetchMax {
 			return
 		}
 		seen[k] = true
-		out = append(out, gs)
+		out = append(out, s)
 	}
-	fields := c.GitFields()
+	fields := c.SourceFields()
 	for _, f := range slices.Sorted(maps.Keys(fields)) {
-		gs := *fields[f]
-		gs.Commit = c.PinFor(gs)
-		add(gs)
+		add(fields[f].WithPin(c.PinFor(fields[f])))
 	}
 	if c.Spec.Lock != nil {
 		refs := map[[2]string]bool{}
 		for _, p := range c.Spec.Lock.Pins {
 			if k := [2]string{p.URL, p.Ref}; !refs[k] {
 				refs[k] = true
-				add(bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit})
+				add(p.source())
 			}
 		}
 	}

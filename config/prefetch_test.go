@@ -46,7 +46,8 @@ func TestPrefetchConcurrent(t *testing.T) {
 	var mu sync.Mutex
 	var opened []string
 	all := make(chan struct{})
-	open := func(ctx context.Context, gs bundle.GitSource) (*location.Opened, error) {
+	open := func(ctx context.Context, s bundle.Source) (*location.Opened, error) {
+		gs := s.(bundle.GitSource)
 		mu.Lock()
 		opened = append(opened, filepath.Base(gs.URL)+"@"+gs.Commit[:1])
 		if len(opened) == 3 {
@@ -60,7 +61,7 @@ func TestPrefetchConcurrent(t *testing.T) {
 		}
 		return location.NewOpened(os.DirFS(filepath.Join("../examples", gs.Path)), gs.URL+"@"+gs.Commit+":"+gs.Path, gs.Commit, true, nil), nil
 	}
-	if _, err := cfg.Request(context.Background(), Sources{Git: withPins(cfg, open)}); err != nil {
+	if _, err := cfg.Request(context.Background(), Sources{Kinds: location.Kinds{"git": openKind(open)}}); err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(opened[:3])
@@ -73,13 +74,23 @@ func TestPrefetchConcurrent(t *testing.T) {
 	}
 }
 
-// withPins applies the config's pins as location.FetcherOpener does.
-func withPins(cfg *Config, open location.GitOpener) location.GitOpener {
-	return func(ctx context.Context, gs bundle.GitSource) (*location.Opened, error) {
-		gs.Commit = cfg.PinFor(gs)
-		return open(ctx, gs)
-	}
+// openKind is a location.Kind that only opens, with open; the config's
+// pins are applied before (location.Sources.Pin).
+type openKind func(ctx context.Context, s bundle.Source) (*location.Opened, error)
+
+func (k openKind) Open(ctx context.Context, s bundle.Source) (*location.Opened, error) {
+	return k(ctx, s)
 }
+
+func (openKind) Resolve(context.Context, bundle.Source) (string, error) {
+	return "", errors.New("not resolvable")
+}
+
+func (openKind) Contains(context.Context, bundle.Source, string) (bool, error) {
+	return false, errors.New("not resolvable")
+}
+
+func (openKind) Describe(s bundle.Source) string { return s.SourceURL() }
 
 // TestPinnedSources: one source per URL and commit, the config's own
 // (pinned by commit: or by a lock pin) first, unpinned refs left out.
@@ -89,8 +100,8 @@ func TestPinnedSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, gs := range cfg.pinnedSources() {
-		got = append(got, filepath.Base(gs.URL)+"@"+gs.Commit[:1]+":"+gs.Path)
+	for _, s := range cfg.pinnedSources() {
+		got = append(got, filepath.Base(s.SourceURL())+"@"+s.SourcePin()[:1]+":"+s.SourcePath())
 	}
 	want := []string{"bases.git@2:mysql", "apps.git@1:mysql-extension", "deps.git@3:"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -116,12 +127,12 @@ func TestPinnedSourcesBounded(t *testing.T) {
 		t.Fatalf("%d sources prefetched, want %d", len(srcs), prefetchMax)
 	}
 	for _, gs := range srcs[:3] {
-		if strings.Contains(gs.URL, "junk") {
+		if strings.Contains(gs.SourceURL(), "junk") {
 			t.Errorf("the config's own sources and the first pins come first: %v", srcs[:3])
 		}
 	}
 	for _, gs := range srcs {
-		if gs.Commit == strings.Repeat("4", 40) {
+		if gs.SourcePin() == strings.Repeat("4", 40) {
 			t.Error("a second pin of deps.git@v1, which PinFor never reads, was prefetched")
 		}
 	}

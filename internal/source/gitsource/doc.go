@@ -11,6 +11,10 @@
 // fluxcd/pkg/git: an interface ([Fetcher]), one go-git implementation ([New]),
 // credentials scrubbed from every error ([Error], [Scrub]).
 //
+// [NewKind] makes it the git [location.Kind] of the source seam (package
+// location): pins, pin verification and the url@commit:path identity ([ID])
+// that provenance annotations and cycle detection use.
+//
 // # URLs
 //
 // Accepted ([ValidateURL]): https://host/org/repo, ssh://[user@]host[:port]/org/repo

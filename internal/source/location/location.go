@@ -28,17 +28,17 @@ type Opened struct {
 	// provenance: an absolute folder, or url@commit:path (credentials
 	// scrubbed).
 	ID string
-	// Commit is the resolved commit of a git location.
-	Commit string
+	// Pin is the resolved pin of a remote location (a git commit).
+	Pin string
 	// Remote is true for sources whose ID may appear in the output's
-	// provenance (git); local folders stay out of the output.
+	// provenance (remote sources); local folders stay out of the output.
 	Remote bool
 	close  func()
 }
 
 // NewOpened makes an Opened with a function that releases it (may be nil).
-func NewOpened(fsys fs.FS, id, commit string, remote bool, close func()) *Opened {
-	return &Opened{FS: fsys, ID: id, Commit: commit, Remote: remote, close: close}
+func NewOpened(fsys fs.FS, id, pin string, remote bool, close func()) *Opened {
+	return &Opened{FS: fsys, ID: id, Pin: pin, Remote: remote, close: close}
 }
 
 // Close releases the folder.

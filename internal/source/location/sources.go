@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
@@ -23,8 +21,12 @@ type Repository struct {
 
 // Sources turns what configs and bundles name into locations.
 type Sources struct {
-	// Git opens git sources; nil makes them an error.
-	Git GitOpener
+	// Kinds open remote sources by kind; a kind that is not there makes
+	// its sources an error.
+	Kinds Kinds
+	// Pin returns the pin of a source (its own, or one a lock recorded),
+	// "" for none; nil pins nothing beyond the source's own.
+	Pin func(bundle.Source) string
 	// Confine, when set, is a folder every local location must stay
 	// inside (symbolic links resolved): the KRM package, the Argo CD
 	// application's repository.
@@ -37,27 +39,29 @@ type Sources struct {
 // Local is the folder dir, confined.
 func (s *Sources) Local(dir string) Location { return Local{Dir: dir, Confine: s.Confine} }
 
-// GitSource is the folder of a git repository that g names.
-func (s *Sources) GitSource(g bundle.GitSource) Location { return Git{Source: g, opener: s.Git} }
+// Remote is the folder of the remote source r names.
+func (s *Sources) Remote(r bundle.Source) Location { return Remote{Source: r, src: s} }
 
-// Extends finds the bundle that ext names: a path relative to from, a git
-// source, or a framework looked up by name and version in Repositories.
+// Extends finds the bundle that ext names: a path relative to from, a
+// remote source, or a framework looked up by name and version in
+// Repositories.
 func (s *Sources) Extends(ctx context.Context, from Location, ext *bundle.Extends) (Location, error) {
-	set := 0
-	for _, b := range []bool{ext.Kudo != nil, ext.Git != nil, ext.Path != ""} {
+	remotes := ext.Sources()
+	set := len(remotes)
+	for _, b := range []bool{ext.Kudo != nil, ext.Path != ""} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
-		return nil, errors.New("extends needs exactly one of kudo, git or path")
+		return nil, errors.New("extends needs exactly one of " + bundle.OneOf("kudo", "path"))
 	}
 	switch {
-	case ext.Git != nil:
-		if ext.Git.URL == "" {
-			return nil, errors.New("extends.git.url is empty")
+	case len(remotes) == 1:
+		if err := remotes[0].Check(); err != nil {
+			return nil, fmt.Errorf("extends.%s.%w", remotes[0].SourceKind(), err)
 		}
-		return s.GitSource(*ext.Git), nil
+		return s.Remote(remotes[0]), nil
 	case ext.Path != "":
 		return from.Join(ext.Path)
 	default:
@@ -129,20 +133,4 @@ func versionAt(root fs.FS, dir string) (string, bool) {
 		return meta.OperatorVersion, true
 	}
 	return "", false
-}
-
-// localURL makes a relative repository URL (a local repository next to
-// the config) absolute when it exists below base.
-func localURL(base, url string) string {
-	if strings.Contains(url, "://") || filepath.IsAbs(url) {
-		return url
-	}
-	p := filepath.Join(base, url)
-	if _, err := os.Stat(p); err != nil {
-		return url
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return url
 }

@@ -165,17 +165,7 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Prob
 			return // a type error, reported by Decode
 		}
 		fields := map[string]reflect.Type{}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "-" || !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = strings.ToLower(f.Name)
-			}
-			fields[name] = f.Type
-		}
+		structFields(t, fields)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
@@ -202,6 +192,26 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Prob
 				checkFields(file, n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), p, lenient, paths)
 			}
 		}
+	}
+}
+
+// structFields adds the YAML keys of struct t to fields, with the keys of
+// its `,inline` structs.
+func structFields(t reflect.Type, fields map[string]reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if opts == "inline" && f.Type.Kind() == reflect.Struct {
+			structFields(f.Type, fields)
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fields[name] = f.Type
 	}
 }
 

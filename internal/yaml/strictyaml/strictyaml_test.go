@@ -17,6 +17,11 @@ type testInner struct {
 	Items []string `yaml:"items"`
 }
 
+// testInline's keys are testDoc's own (`yaml:",inline"`).
+type testInline struct {
+	Flat string `yaml:"flat"`
+}
+
 type testOpaque struct{ anything any }
 
 func (*testOpaque) StrictYAMLOpaque() {}
@@ -34,6 +39,7 @@ type testDoc struct {
 	Raw     yaml.Node            `yaml:"raw"`
 	Opaque  testOpaque           `yaml:"opaque"`
 	Skipped string               `yaml:"-"`
+	Inlined testInline           `yaml:",inline"`
 	NoTag   string
 	hidden  string //nolint:unused // unexported fields are not YAML fields
 }
@@ -76,8 +82,17 @@ ptr: {name: d}
 raw: {whatever: [1, 2]}
 opaque: {any: {thing: goes}}
 notag: lower-cased field name
+flat: an inlined struct's key
 `,
 			want: want{ok: true},
+		},
+		"UnknownNextToInline": {
+			reason: "The keys of an inlined struct are known at its parent's level, the others are still refused.",
+			yaml:   "flat: a\nflta: b\n",
+			want: want{
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: ""}},
+				msgs:     []string{`unknown field "flta"`},
+			},
 		},
 		"UnknownTopLevel": {
 			reason: "An unknown key at the top level is reported as (top level) with its line.",
