@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 )
@@ -41,6 +42,7 @@ type Source interface {
 // its field here.
 type Remote struct {
 	Git *GitSource `yaml:"git,omitempty" json:"git,omitempty"`
+	OCI *OCISource `yaml:"oci,omitempty" json:"oci,omitempty"`
 }
 
 // remoteFields are Remote's fields that hold a Source, with their YAML keys.
@@ -168,6 +170,76 @@ func (g GitSource) LockFields() (string, string) { return "ref", "commit" }
 func (g GitSource) Check() error {
 	if g.URL == "" {
 		return &SourceError{Field: "url", Msg: "is required"}
+	}
+	return nil
+}
+
+// OCISource is a folder of an OCI artifact (Flux's `flux push artifact`,
+// Argo CD's OCI sources, `kudo-render push`): oci://registry/repository
+// at a tag or a digest.
+type OCISource struct {
+	// URL is oci://registry[:port]/repository.
+	URL string `yaml:"url" json:"url"`
+	// Tag is resolved to a digest (the pin `kudo-render lock` writes).
+	Tag string `yaml:"tag,omitempty" json:"tag,omitempty"`
+	// Digest pins the manifest (sha256:<hex>); it wins over Tag.
+	Digest string `yaml:"digest,omitempty" json:"digest,omitempty"`
+	// Path is the folder inside the artifact.
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
+	// Verify, when set, requires a valid signature of the manifest before
+	// anything of the artifact is pulled.
+	Verify *OCIVerify `yaml:"verify,omitempty" json:"verify,omitempty"`
+}
+
+// OCIVerify says whose signature an OCI artifact must carry.
+type OCIVerify struct {
+	// Provider is notation (the default; verified in process).
+	Provider string `yaml:"provider,omitempty" json:"provider,omitempty"`
+	// Certificate is the trusted root certificate (PEM): a file relative
+	// to the FunctionConfig's folder, or the PEM text itself.
+	Certificate string `yaml:"certificate,omitempty" json:"certificate,omitempty"`
+	// Identities are the trusted identities of the signing certificate
+	// ("x509.subject: CN=release,O=Example"); empty trusts any identity
+	// the certificate issued.
+	Identities []string `yaml:"identities,omitempty" json:"identities,omitempty"`
+}
+
+// SourceKind is "oci".
+func (o OCISource) SourceKind() string { return "oci" }
+
+// SourceURL is the oci:// URL.
+func (o OCISource) SourceURL() string { return o.URL }
+
+// SourceRef is the tag.
+func (o OCISource) SourceRef() string { return o.Tag }
+
+// SourcePin is the digest.
+func (o OCISource) SourcePin() string { return o.Digest }
+
+// SourcePath is the folder in the artifact.
+func (o OCISource) SourcePath() string { return o.Path }
+
+// WithPin pins the digest.
+func (o OCISource) WithPin(pin string) Source { o.Digest = pin; return o }
+
+// WithPath names another folder of the artifact.
+func (o OCISource) WithPath(p string) Source { o.Path = p; return o }
+
+// LockFields are tag and digest.
+func (o OCISource) LockFields() (string, string) { return "tag", "digest" }
+
+// Check needs an oci:// URL, a tag or a digest, and a certificate to
+// verify with.
+func (o OCISource) Check() error {
+	switch {
+	case !strings.HasPrefix(o.URL, "oci://"):
+		return &SourceError{Field: "url", Msg: fmt.Sprintf("%q: must be oci://registry/repository", o.URL)}
+	case o.Tag == "" && o.Digest == "":
+		return &SourceError{Field: "tag", Msg: "a tag or a digest is required"}
+	case o.Verify != nil && o.Verify.Provider != "" && o.Verify.Provider != "notation":
+		return &SourceError{Field: "verify.provider", Msg: fmt.Sprintf("%q: only notation is verified in process (docs/oci.md: cosign)", o.Verify.Provider)}
+	case o.Verify != nil && o.Verify.Certificate == "":
+		return &SourceError{Field: "verify.certificate", Msg: "is required"}
 	}
 	return nil
 }

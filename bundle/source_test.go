@@ -10,7 +10,7 @@ import (
 // that embeds Remote reads them inline, lists the sources it sets, and
 // takes a pinned copy back.
 func TestRemote(t *testing.T) {
-	if got := OneOf("path"); got != "path or git" {
+	if got := OneOf("path"); got != "path, git or oci" {
 		t.Errorf("OneOf(path) = %q", got)
 	}
 	var ext Extends

@@ -11,6 +11,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 	"github.com/kudo-render/kudo-render/internal/source/location"
+	"github.com/kudo-render/kudo-render/internal/source/oci"
 )
 
 // gitFlags are the root command's flags for git sources.
@@ -22,8 +23,8 @@ type gitFlags struct {
 }
 
 func (g *gitFlags) register(c *cobra.Command) {
-	c.PersistentFlags().BoolVar(&g.offline, "offline", false, "use the git cache only; fail naming any source that is not cached")
-	c.PersistentFlags().StringVar(&g.cacheDir, "cache-dir", "", "git cache folder (env KUDO_RENDER_CACHE; default $XDG_CACHE_HOME/kudo-render/git)")
+	c.PersistentFlags().BoolVar(&g.offline, "offline", false, "use the git and OCI caches only; fail naming any source that is not cached")
+	c.PersistentFlags().StringVar(&g.cacheDir, "cache-dir", "", "git cache folder, OCI artifacts in its oci/ (env KUDO_RENDER_CACHE; default $XDG_CACHE_HOME/kudo-render/git and .../oci)")
 	c.PersistentFlags().BoolVar(&g.insecureHTTP, "allow-insecure-http", false, "allow http:// git URLs (tests, local work)")
 	c.PersistentFlags().BoolVar(&g.allowLocal, "allow-local", false, "allow file:// and local-path git URLs")
 	c.PersistentFlags().BoolVar(&g.verifyPins, "verify-pins", false, "fail when a pinned commit is no longer contained in its ref")
@@ -45,7 +46,49 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 	if g.allowLocal {
 		opts.LocalBase = cfg.Dir
 	}
-	return config.Sources{Kinds: location.Kinds{"git": gitsource.NewKind(fetcher, opts)}}
+	return config.Sources{Kinds: location.Kinds{
+		"git": gitsource.NewKind(fetcher, opts),
+		"oci": oci.NewKind(g.ociSource(stderr, cfg)),
+	}}
+}
+
+// ociSource makes the OCI source on first use: the cache below the git
+// cache folder's (--cache-dir, KUDO_RENDER_CACHE) or its own default, the
+// environment's credentials for the registries the config names itself.
+func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.Source, error) {
+	var once sync.Once
+	var src *oci.Source
+	var err error
+	return func() (*oci.Source, error) {
+		once.Do(func() {
+			dir := g.cacheDir
+			if dir == "" {
+				dir = os.Getenv(gitsource.EnvCache)
+			}
+			if dir, err = oci.DefaultCacheDir(dir); err != nil {
+				return
+			}
+			creds, cerr := oci.Credentials(os.Getenv, configRegistries(cfg))
+			if cerr != nil {
+				err = cerr
+				return
+			}
+			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir})
+		})
+		return src, err
+	}
+}
+
+// configRegistries are the registries of the OCI URLs a FunctionConfig
+// names itself.
+func configRegistries(cfg *config.Config) []string {
+	var out []string
+	for _, s := range cfg.SourceFields() {
+		if r, err := oci.ParseURL(s.SourceURL()); err == nil && s.SourceKind() == "oci" {
+			out = append(out, r.Registry)
+		}
+	}
+	return out
 }
 
 // fetcher makes the git fetcher: credentials from the environment, the

@@ -16,24 +16,35 @@ import (
 
 // Pin is a reference of a remote source resolved by `kudo-render lock` for
 // a source the config does not name itself (a base's `extends.git`, a
-// repository reached through another): a git branch or tag to a commit.
-// Sources with the same URL and ref use the pin.
+// repository reached through another): a git branch or tag to a commit,
+// an OCI tag (in ref) to a digest. Sources with the same URL and ref use
+// the pin.
 type Pin struct {
 	URL    string `yaml:"url" json:"url"`
 	Ref    string `yaml:"ref,omitempty" json:"ref,omitempty"`
-	Commit string `yaml:"commit" json:"commit"`
+	Commit string `yaml:"commit,omitempty" json:"commit,omitempty"`
+	Digest string `yaml:"digest,omitempty" json:"digest,omitempty"`
 }
 
 // newPin records the pin v of s in the field its kind names.
 func newPin(s bundle.Source, v string) Pin {
-	return Pin{URL: s.SourceURL(), Ref: s.SourceRef(), Commit: v}
+	p := Pin{URL: s.SourceURL(), Ref: s.SourceRef()}
+	if _, field := s.LockFields(); field == "digest" {
+		p.Digest = v
+	} else {
+		p.Commit = v
+	}
+	return p
 }
 
-// value is the pin: a commit.
-func (p Pin) value() string { return p.Commit }
+// value is the pin: a commit or a digest.
+func (p Pin) value() string { return p.Commit + p.Digest }
 
 // source is the source a pin stands for, pinned (for checking the pin).
 func (p Pin) source() bundle.Source {
+	if p.Digest != "" {
+		return bundle.OCISource{URL: p.URL, Tag: p.Ref, Digest: p.Digest}
+	}
 	return bundle.GitSource{URL: p.URL, Ref: p.Ref, Commit: p.Commit}
 }
 

@@ -49,6 +49,18 @@ type Limits struct {
 	GitConnectTimeout time.Duration
 	// GitIdleTimeout bounds the time a git server may send nothing.
 	GitIdleTimeout time.Duration
+	// OCILayerBytes bounds the layer of an OCI artifact, as downloaded.
+	OCILayerBytes int64
+	// OCITreeBytes bounds the files of an extracted OCI artifact, summed.
+	OCITreeBytes int64
+	// OCIEntries bounds the files and folders of an OCI artifact's layer.
+	OCIEntries int64
+	// OCIRatio bounds how many bytes a layer may extract to per byte
+	// downloaded.
+	OCIRatio int64
+	// OCITimeout bounds fetching one OCI artifact (resolving, verifying,
+	// pulling) as a whole.
+	OCITimeout time.Duration
 	// Timeout ends the whole run (a template that loops).
 	Timeout time.Duration
 }
@@ -104,6 +116,11 @@ var Table = []Spec{
 	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
 	{Name: "git-connect-timeout", Field: "GitConnectTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git connect time", Doc: "connecting to a git server (TCP and TLS handshake)"},
 	{Name: "git-idle-timeout", Field: "GitIdleTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git idle time", Doc: "a git server sending nothing (a stalled transfer)"},
+	{Name: "oci-layer-bytes", Field: "OCILayerBytes", Unit: "bytes", Default: 64 * mib, What: "OCI layer size", Doc: "the layer of an OCI artifact, as downloaded (compressed)"},
+	{Name: "oci-tree-bytes", Field: "OCITreeBytes", Unit: "bytes", Default: 64 * mib, What: "OCI tree size", Doc: "all files of an extracted OCI artifact, summed"},
+	{Name: "oci-entries", Field: "OCIEntries", Unit: "items", Default: 10_000, What: "OCI layer entries", Doc: "files and folders in the layer of an OCI artifact"},
+	{Name: "oci-ratio", Field: "OCIRatio", Unit: "times", Default: 100, What: "OCI decompression ratio", Doc: "bytes a layer may extract to per byte downloaded (a decompression bomb)"},
+	{Name: "oci-timeout", Field: "OCITimeout", Unit: "duration", Default: int64(25 * time.Second), What: "OCI fetch time", Doc: "fetching one OCI artifact (resolve, signature, manifest, layer) as a whole"},
 	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
 }
 
@@ -167,6 +184,16 @@ func (l *Limits) field(f string) *int64 {
 		return (*int64)(&l.GitConnectTimeout)
 	case "GitIdleTimeout":
 		return (*int64)(&l.GitIdleTimeout)
+	case "OCILayerBytes":
+		return &l.OCILayerBytes
+	case "OCITreeBytes":
+		return &l.OCITreeBytes
+	case "OCIEntries":
+		return &l.OCIEntries
+	case "OCIRatio":
+		return &l.OCIRatio
+	case "OCITimeout":
+		return (*int64)(&l.OCITimeout)
 	case "Timeout":
 		return (*int64)(&l.Timeout)
 	}

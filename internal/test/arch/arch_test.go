@@ -19,7 +19,7 @@ var adapters = []string{"config", "fn", "cmd", "internal/adapter"}
 
 // notCore are packages that are neither core nor adapter: the binary, test
 // helpers and suites, and the image builder.
-var notCore = []string{"", "internal/test", "internal/source/gitsource/gittest", "internal/image/build"}
+var notCore = []string{"", "internal/test", "internal/source/gitsource/gittest", "internal/source/oci/ocitest", "internal/image/build"}
 
 type pkg struct {
 	ImportPath                string
