@@ -96,7 +96,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr),
-		newDiff(&g, out, stderr), newGraph(&g, out, stderr), newImport(out, stderr), newAdopt(&g, out, stderr))
+		newDiff(&g, out, stderr), newGraph(&g, out, stderr), newImport(out, stderr), newAdopt(&g, out, stderr), newPush(out, stderr))
 	return root
 }
 
