@@ -180,3 +180,40 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestOCIExample runs the steps examples/oci/render-oci.yaml describes:
+// push the mysql framework, lock the config, render offline.
+func TestOCIExample(t *testing.T) {
+	reg := ocitest.Start(t)
+	abs, _ := filepath.Abs("../examples/mysql-extension")
+	text := strings.NewReplacer("127.0.0.1:5000", reg.Host, "../mysql-extension", abs).Replace(readFile(t, "../examples/oci/render-oci.yaml"))
+	cfg := filepath.Join(t.TempDir(), "render-oci.yaml")
+	os.WriteFile(cfg, []byte(text), 0o644)
+	push(t, "../examples/mysql", reg.URL+"/kudo/mysql:5.7", "--format", "flux")
+	cache := t.TempDir()
+	if _, stderr, err := run("lock", cfg, "--cache-dir", cache); err != nil {
+		t.Fatalf("lock: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(readFile(t, cfg), "digest: sha256:") || !strings.Contains(readFile(t, cfg), "# verify:") {
+		t.Errorf("lock wrote no digest (or lost the comments):\n%s", readFile(t, cfg))
+	}
+	out, stderr, err := run("render", cfg, "--offline", "--cache-dir", cache)
+	if err != nil || !strings.Contains(out, "name: shop-db-backup-job") {
+		t.Fatalf("offline render: %v\n%s", err, stderr)
+	}
+	want, _, _ := run("render", "../examples/mysql-extension/render.yaml", "--plan", "backup")
+	if strip(out) != strip(want) {
+		t.Error("the base from the OCI artifact renders differently from the local ../mysql")
+	}
+}
+
+// strip drops the provenance lines that name where the base came from.
+func strip(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, "kudorender.dev/") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
