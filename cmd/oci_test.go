@@ -217,3 +217,44 @@ func strip(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
+
+// TestOCIRepository: a repository of frameworks (spec.repositories) can be
+// an OCI artifact laid out as <framework>/<version>/; `lock` pins its tag,
+// `lock --verify` finds the digest still there, and a digest deleted from
+// the registry (here: a repository that never had it) fails the check.
+func TestOCIRepository(t *testing.T) {
+	reg := ocitest.Start(t)
+	repo := t.TempDir()
+	for name, text := range repoFiles(t, "../examples/mysql", "mysql/5.7") {
+		os.MkdirAll(filepath.Join(repo, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644)
+	}
+	push(t, repo, reg.URL+"/kudo/frameworks:2026.1")
+	abs, _ := filepath.Abs("../examples/mysql-extension")
+	cfg := filepath.Join(t.TempDir(), "render.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`apiVersion: kudorender.dev/v1alpha1
+kind: FrameworkRender
+metadata: {name: shop-db, namespace: shop}
+spec:
+  framework: {path: %s}
+  base: {kudo: {framework: mysql, version: "5.7"}}
+  repositories:
+  - name: platform
+    oci: {url: %s/kudo/frameworks, tag: "2026.1"}
+  plans: [backup]
+`, abs, reg.URL)), 0o644)
+	cache := t.TempDir()
+	if _, stderr, err := run("lock", cfg, "--cache-dir", cache); err != nil {
+		t.Fatalf("lock: %v\n%s", err, stderr)
+	}
+	if out, stderr, err := run("render", cfg, "--offline", "--cache-dir", cache); err != nil || !strings.Contains(out, "name: shop-db-backup-job") {
+		t.Fatalf("render: %v\n%s", err, stderr)
+	}
+	if out, stderr, err := run("lock", cfg, "--verify"); err != nil || out != "1 pin(s) verified\n" {
+		t.Fatalf("lock --verify: %q %v\n%s", out, err, stderr)
+	}
+	os.WriteFile(cfg, []byte(strings.Replace(readFile(t, cfg), "/kudo/frameworks", "/kudo/elsewhere", 1)), 0o644)
+	if out, _, err := run("lock", cfg, "--verify"); err == nil || out != "" || !strings.Contains(err.Error(), "no longer contains sha256:") {
+		t.Fatalf("lock --verify of a digest the repository lacks: %q %v", out, err)
+	}
+}

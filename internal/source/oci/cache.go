@@ -88,10 +88,16 @@ func (c *cache) put(ctx context.Context, d digest.Digest, fill func(dir string) 
 		return "", err
 	}
 	entry := c.entry(d)
+	if t, ok := c.tree(d); ok {
+		return t, nil // written meanwhile (where there is no flock)
+	}
 	if err := os.RemoveAll(entry); err != nil { // an incomplete entry
 		return "", err
 	}
 	if err := os.Rename(tmp, entry); err != nil {
+		if t, ok := c.tree(d); ok {
+			return t, nil
+		}
 		return "", err
 	}
 	return filepath.Join(entry, "tree"), nil

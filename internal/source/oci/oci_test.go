@@ -246,3 +246,40 @@ func tarGz(t *testing.T, entries [][2]string) []byte {
 	zw.Close()
 	return buf.Bytes()
 }
+
+// TestSharedCache: renders in several processes (here: Sources, each with
+// its own client, on one cache folder) opening the same artifact at once
+// all get it, and the layer is downloaded once: the per-digest lock makes
+// the others wait for the entry the first writes.
+func TestSharedCache(t *testing.T) {
+	e := newEnv(t)
+	d := e.push(t, pkgDir, "pkgs/mysql:v1", "flux")
+	layer := layerDigest(t, e, d)
+	var gets int
+	var mu sync.Mutex
+	e.reg.Tamper(layer, func(b []byte) []byte { mu.Lock(); gets++; mu.Unlock(); return b })
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			op, err := e.source(t, nil).Open(context.Background(), bundle.OCISource{URL: e.reg.URL + "/pkgs/mysql", Digest: d})
+			if err == nil {
+				_, err = fs.Stat(op.FS, "framework.yaml")
+				op.Close()
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if gets != 1 {
+		t.Errorf("the layer was downloaded %d times; want 1", gets)
+	}
+}
