@@ -73,7 +73,11 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 				err = cerr
 				return
 			}
-			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir})
+			confine := cfg.Confine
+			if confine == "" && cfg.KRM {
+				confine = cfg.Dir
+			}
+			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir, Confine: confine})
 		})
 		return src, err
 	}

@@ -38,6 +38,9 @@ type Options struct {
 	// BaseDir is the folder verify.certificate files are relative to
 	// (the FunctionConfig's).
 	BaseDir string
+	// Confine, when set, is a folder certificate files may not leave
+	// (the Argo CD application's repository, the KRM package).
+	Confine string
 	// Limits bound every artifact; the zero value is limits.Current().
 	Limits limits.Limits
 	// HTTPClient carries the requests; nil is http.DefaultClient.

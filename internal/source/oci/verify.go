@@ -23,6 +23,7 @@ import (
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // maxSignatures bounds the signatures tried per artifact.
@@ -94,6 +95,11 @@ func (s *Source) certificates(c string) ([]*x509.Certificate, error) {
 		p := c
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(s.opts.BaseDir, p)
+		}
+		if s.opts.Confine != "" {
+			if err := location.Confined(s.opts.Confine, p); err != nil {
+				return nil, err
+			}
 		}
 		var err error
 		if data, err = os.ReadFile(p); err != nil {

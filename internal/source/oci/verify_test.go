@@ -77,3 +77,18 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("offline without a cached signature: %v", err)
 	}
 }
+
+// TestVerifyCertificateConfined: a certificate file outside the
+// confinement (the Argo CD application's repository) is not read.
+func TestVerifyCertificateConfined(t *testing.T) {
+	e := newEnv(t)
+	d := e.push(t, pkgDir, "pkgs/signed:v1", "flux")
+	ocitest.NewSigner(t).Sign(t, e.reg, "pkgs/signed", d)
+	repo, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "root.pem"), []byte("-----BEGIN CERTIFICATE-----\n"), 0o600)
+	s := e.source(t, func(o *oci.Options) { o.BaseDir, o.Confine = repo, repo })
+	_, err := open(t, s, bundle.OCISource{URL: e.reg.URL + "/pkgs/signed", Digest: d, Verify: &bundle.OCIVerify{Certificate: "../" + filepath.Base(outside) + "/root.pem"}})
+	if err == nil || !strings.Contains(err.Error(), "may not leave it") {
+		t.Fatalf("got %v, want the confinement error", err)
+	}
+}
