@@ -40,7 +40,7 @@ func extract(r io.Reader, gz bool, dir string, b budget) error {
 	}
 	defer root.Close()
 	tr := tar.NewReader(stream)
-	seen := map[string]bool{}
+	seen, dirs := map[string]bool{}, map[string]bool{}
 	var entries, total int64
 	for {
 		h, err := tr.Next()
@@ -64,16 +64,17 @@ func extract(r io.Reader, gz bool, dir string, b budget) error {
 			return fmt.Errorf("%s: the layer holds %q twice", b.where, name)
 		}
 		seen[name] = true
-		if err := writeEntry(root, tr, h, name, &total, b); err != nil {
+		if err := writeEntry(root, tr, h, name, dirs, &total, b); err != nil {
 			return stream.wrap(err)
 		}
 	}
 }
 
 // writeEntry writes one folder or regular file.
-func writeEntry(root *os.Root, tr *tar.Reader, h *tar.Header, name string, total *int64, b budget) error {
+func writeEntry(root *os.Root, tr *tar.Reader, h *tar.Header, name string, dirs map[string]bool, total *int64, b budget) error {
 	switch h.Typeflag {
 	case tar.TypeDir:
+		dirs[name] = true
 		return root.MkdirAll(name, 0o755)
 	case tar.TypeReg:
 	default:
@@ -85,10 +86,11 @@ func writeEntry(root *os.Root, tr *tar.Reader, h *tar.Header, name string, total
 	if *total += h.Size; *total > b.lim.OCITreeBytes {
 		return limits.Err("oci-tree-bytes", b.lim.OCITreeBytes, b.where)
 	}
-	if dir := path.Dir(name); dir != "." {
+	if dir := path.Dir(name); dir != "." && !dirs[dir] {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
+		dirs[dir] = true
 	}
 	f, err := root.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
