@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/opencontainers/go-digest"
-	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"oras.land/oras-go/v2/errdef"
 	"oras.land/oras-go/v2/registry"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
@@ -228,8 +228,11 @@ func (s *Source) Contains(ctx context.Context, src bundle.Source, pin string) (b
 	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
 	defer cancel()
 	_, err = s.repository(r).Resolve(ctx, pin)
-	if err != nil {
+	if errors.Is(err, errdef.ErrNotFound) {
 		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: cannot check %s: %w", r, pin, err)
 	}
 	return true, nil
 }
@@ -287,5 +290,3 @@ func open(tree string, r Repo, d digest.Digest, p string) (*location.Opened, err
 func refuse(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, args...))
 }
-
-var _ = ocispec.MediaTypeImageManifest
