@@ -101,7 +101,7 @@ const (
 
 // Table lists every limit, in the order docs/limits.md shows them.
 var Table = []Spec{
-	{Name: "file-bytes", Field: "FileBytes", Unit: "bytes", Default: 8 * mib, What: "file size", Doc: "any one file read from a bundle, a FunctionConfig or a git tree"},
+	{Name: "file-bytes", Field: "FileBytes", Unit: "bytes", Default: 8 * mib, What: "file size", Doc: "any one file read from a bundle, a FunctionConfig, a git tree or an OCI artifact"},
 	{Name: "template-bytes", Field: "TemplateBytes", Unit: "bytes", Default: 16 * mib, What: "template output", Doc: "text rendered by one template, and any one string a template function builds"},
 	{Name: "list-items", Field: "ListItems", Unit: "items", Default: 100_000, What: "list size", Doc: "items of a list or dict built by template functions (until, seq, list, dict, ...)"},
 	{Name: "yaml-values", Field: "YAMLValues", Unit: "values", Default: 1_000_000, What: "YAML values", Doc: "values in one decoded YAML stream, alias expansions counted"},
