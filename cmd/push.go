@@ -49,7 +49,7 @@ pushed reference with its digest, for spec.framework.oci.digest.`,
 			if err != nil {
 				return err
 			}
-			creds, err := oci.Credentials(os.Getenv, []string{r.Registry})
+			creds, err := oci.Credentials(os.Getenv, r.Registry)
 			if err != nil {
 				return err
 			}

@@ -54,7 +54,8 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 
 // ociSource makes the OCI source on first use: the cache below the git
 // cache folder's (--cache-dir, KUDO_RENDER_CACHE) or its own default, the
-// environment's credentials for the registries the config names itself.
+// environment's credentials only for the registries KUDO_RENDER_OCI_HOSTS
+// lists, whatever registries the config or its bases name.
 func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.Source, error) {
 	var once sync.Once
 	var src *oci.Source
@@ -68,7 +69,7 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 			if dir, err = oci.DefaultCacheDir(dir); err != nil {
 				return
 			}
-			creds, cerr := oci.Credentials(os.Getenv, configRegistries(cfg))
+			creds, cerr := oci.Credentials(os.Getenv)
 			if cerr != nil {
 				err = cerr
 				return
@@ -81,18 +82,6 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 		})
 		return src, err
 	}
-}
-
-// configRegistries are the registries of the OCI URLs a FunctionConfig
-// names itself.
-func configRegistries(cfg *config.Config) []string {
-	var out []string
-	for _, s := range cfg.SourceFields() {
-		if r, err := oci.ParseURL(s.SourceURL()); err == nil && s.SourceKind() == "oci" {
-			out = append(out, r.Registry)
-		}
-	}
-	return out
 }
 
 // fetcher makes the git fetcher: credentials from the environment, the

@@ -22,13 +22,16 @@ const (
 )
 
 // Credentials returns the credentials of each registry: the environment's
-// (KUDO_RENDER_OCI_USERNAME and _PASSWORD) for the registries of
-// KUDO_RENDER_OCI_HOSTS, or of hosts when it is unset (the registries the
-// FunctionConfig names itself: a base's own extends must not receive
+// (KUDO_RENDER_OCI_USERNAME and _PASSWORD) for the registries
+// KUDO_RENDER_OCI_HOSTS lists, which is required with them (as
+// KUDO_RENDER_GIT_HOSTS is with git credentials: a FunctionConfig or a base
+// chooses which registries it names, so it cannot choose who receives
 // them); for every other registry, what the Docker config
 // ($DOCKER_CONFIG/config.json, ~/.docker/config.json, its credential
 // helpers) holds for that registry. A registry only ever receives its own.
-func Credentials(getenv func(string) string, hosts []string) (auth.CredentialFunc, error) {
+// extra lists further registries for the environment's credentials (the
+// one `kudo-render push` pushes to, named on its command line).
+func Credentials(getenv func(string) string, extra ...string) (auth.CredentialFunc, error) {
 	user, err := secret(getenv, EnvUsername)
 	if err != nil {
 		return nil, err
@@ -40,9 +43,15 @@ func Credentials(getenv func(string) string, hosts []string) (auth.CredentialFun
 	if (user == "") != (pass == "") {
 		return nil, fmt.Errorf("%s and %s go together", EnvUsername, EnvPassword)
 	}
-	if h := getenv(EnvHosts); h != "" {
-		hosts = strings.Split(h, ",")
+	hosts, err := registryHosts(getenv(EnvHosts))
+	if err != nil {
+		return nil, err
 	}
+	if user != "" && len(hosts)+len(extra) == 0 {
+		return nil, fmt.Errorf("OCI credentials: %s is set but %s is not: list the registries the credentials are for "+
+			"(comma-separated host or host:port, e.g. %s=registry.example.com); they are sent to no other registry", EnvUsername, EnvHosts, EnvHosts)
+	}
+	hosts = append(hosts, extra...)
 	store, err := credentials.NewStoreFromDocker(credentials.StoreOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("the Docker config: %w", err)
@@ -54,6 +63,21 @@ func Credentials(getenv func(string) string, hosts []string) (auth.CredentialFun
 		}
 		return docker(ctx, hostport)
 	}, nil
+}
+
+// registryHosts splits KUDO_RENDER_OCI_HOSTS, each a host or host:port.
+func registryHosts(v string) ([]string, error) {
+	var out []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, "/@?# ") {
+			return nil, fmt.Errorf("%s: %q is not a host or host:port (write registry.example.com or registry.example.com:5000)", EnvHosts, h)
+		}
+		out = append(out, h)
+	}
+	return out, nil
 }
 
 // secret is NAME, or the content of the file NAME_FILE names without its

@@ -12,9 +12,9 @@ import (
 )
 
 // TestCredentials: a registry that needs credentials gets the
-// environment's when it is one of the allowed hosts, or its own entry of
-// the Docker config; another registry read in the same run never receives
-// them.
+// environment's when KUDO_RENDER_OCI_HOSTS lists it (required with them),
+// or its own entry of the Docker config; another registry read in the same
+// run never receives them.
 func TestCredentials(t *testing.T) {
 	private, public := newEnv(t), ocitest.Start(t)
 	pushed := private.push(t, pkgDir, "pkgs/mysql:v1", "flux")
@@ -24,7 +24,8 @@ func TestCredentials(t *testing.T) {
 	env := map[string]string{oci.EnvUsername: "robot", oci.EnvPassword: "s3cret"}
 	getenv := func(k string) string { return env[k] }
 	read := func(hosts []string) error {
-		creds, err := oci.Credentials(getenv, hosts)
+		env[oci.EnvHosts] = strings.Join(hosts, ",")
+		creds, err := oci.Credentials(getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,8 +36,12 @@ func TestCredentials(t *testing.T) {
 		_, err = open(t, s, bundle.OCISource{URL: private.reg.URL + "/pkgs/mysql", Digest: pushed})
 		return err
 	}
-	if err := read(nil); err == nil || !strings.Contains(err.Error(), "credential not found") {
+	if err := read([]string{"registry.example:5000"}); err == nil || !strings.Contains(err.Error(), "credential not found") {
 		t.Errorf("without credentials for it: %v, want unauthorized", err)
+	}
+	env[oci.EnvHosts] = ""
+	if _, err := oci.Credentials(getenv); err == nil || !strings.Contains(err.Error(), "KUDO_RENDER_OCI_HOSTS is not") {
+		t.Errorf("credentials without hosts: %v, want an error naming KUDO_RENDER_OCI_HOSTS", err)
 	}
 	if err := read([]string{private.reg.Host}); err != nil {
 		t.Errorf("with the environment's credentials: %v", err)

@@ -30,8 +30,8 @@
 // A registry on the loopback address (localhost, 127.0.0.0/8, ::1) is
 // spoken to over plain HTTP, as oras and Flux allow; every other only over
 // HTTPS. Credentials ([Credentials]) go only to their own registry: the
-// environment's to the registries a FunctionConfig names itself (or
-// KUDO_RENDER_OCI_HOSTS), the Docker config's per registry.
+// environment's to the registries KUDO_RENDER_OCI_HOSTS lists (required
+// with them), the Docker config's per registry.
 //
 // # Cache
 //
