@@ -169,10 +169,13 @@ func source(s bundle.Source) (bundle.OCISource, Repo, error) {
 // repository is the client of one repository: plain HTTP on the loopback
 // address only, the credentials of that registry only.
 func (s *Source) repository(r Repo) *remote.Repository {
-	client := &auth.Client{Client: s.opts.HTTPClient, Cache: auth.NewCache(), Credential: s.opts.Credentials}
-	if client.Client == nil {
-		client.Client = http.DefaultClient
+	base := s.opts.HTTPClient
+	if base == nil {
+		base = http.DefaultClient
 	}
+	hc := *base
+	hc.CheckRedirect = checkRedirect
+	client := &auth.Client{Client: &hc, Cache: auth.NewCache(), Credential: s.opts.Credentials}
 	return &remote.Repository{
 		Client:               client,
 		Reference:            registry.Reference{Registry: r.Registry, Repository: r.Repository},
@@ -289,4 +292,24 @@ func open(tree string, r Repo, d digest.Digest, p string) (*location.Opened, err
 // refuse is an ErrRefused with its reason.
 func refuse(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, args...))
+}
+
+// checkRedirect keeps redirects (registries send blobs to storage hosts)
+// to HTTPS: plain HTTP only to a loopback host, and never after HTTPS.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	}
+	if req.URL.Scheme == "https" {
+		return nil
+	}
+	for _, v := range via {
+		if v.URL.Scheme == "https" {
+			return fmt.Errorf("refusing the redirect from %s to plain HTTP (%s)", v.URL.Host, req.URL.Redacted())
+		}
+	}
+	if !Loopback(req.URL.Host) {
+		return fmt.Errorf("refusing the redirect to plain HTTP on %s: only a registry on the loopback address is spoken to over HTTP", req.URL.Host)
+	}
+	return nil
 }
