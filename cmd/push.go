@@ -38,7 +38,7 @@ give --source and --revision, and .created is SOURCE_DATE_EPOCH or
 HTTP, every other over HTTPS; credentials come from the Docker config or
 KUDO_RENDER_OCI_USERNAME and _PASSWORD (docs/oci.md). stdout gets the
 pushed reference with its digest, for spec.framework.oci.digest.`,
-		Example: "  kudo-render push examples/mysql oci://127.0.0.1:5000/kudo/mysql:5.7 --format flux",
+		Example: "  kudo-render push examples/mysql oci://127.0.0.1:5000/kudo/mysql:5.7 --format flux   # needs network",
 		Args:    cobra.ExactArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error {
 			dir, target := args[0], args[1]

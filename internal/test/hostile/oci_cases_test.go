@@ -121,7 +121,7 @@ func TestOCIArtifacts(t *testing.T) {
 			class:  "OCI artifacts",
 			reason: name + ": the artifact is refused before anything of it is rendered or cached",
 			setup: func(t *testing.T, dir string) []string {
-				return []string{"render", ociConfig(t, dir, c.source), "-o", "{out}"}
+				return []string{"render", ociConfig(t, dir, c.source), "--output-dir", "{out}"}
 			},
 			stderr: c.stderr,
 		}
