@@ -12,7 +12,8 @@
 // (decode_parallel.go), a hand-written path that imitates go-yaml's one
 // pass over the whole stream: it splits only at document markers outside
 // block scalars and quotes, counts line breaks as go-yaml does (CR, CRLF,
-// LF, NEL, LS, PS), and gives up to the one pass on any error or alias.
+// LF, NEL, LS, PS), and gives up to the one pass on any error (an alias
+// to an anchor of another part included).
 // FuzzDecodeParallel (run briefly by make test) checks that the parts give
 // the same documents at the same lines as one pass. It is kept, measured,
 // but not widened.
