@@ -11,12 +11,12 @@ import (
 )
 
 // TestFrameworkParamsUnknownFieldPath: an unknown field in a KEP-0009
-// params.yaml must name the parameter it belongs to.
+// params.yaml must name the parameter it belongs to (and the field).
 func TestFrameworkParamsUnknownFieldPath(t *testing.T) {
 	files := with(frameworkFiles(), map[string]string{"params.yaml": strings.Replace(frameworkParams, "  description: Password.\n", "  description: Password.\n  defualt: x\n", 1)})
 	_, err := bundle.Load(mapFS(files), "folder")
 	got, msgs := loadProblems(t, err)
-	want := []problem{{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "password"}}
+	want := []problem{{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "password.defualt"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load(...): -want, +got:\n%s\n%v", diff, msgs)
 	}
@@ -75,8 +75,8 @@ func TestLoadReportsEveryFile(t *testing.T) {
 		got = append(got, problem{File: d.File, Line: d.Line, Field: d.Field})
 	}
 	want := []problem{
-		{File: "operator.yaml", Line: lineOf(files["operator.yaml"], "plan: {}"), Field: ""},
-		{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "parameters[1]"},
+		{File: "operator.yaml", Line: lineOf(files["operator.yaml"], "plan: {}"), Field: "plan"},
+		{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "parameters[1].defualt"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load(...): -want, +got:\n%s", diff)

@@ -33,5 +33,5 @@ plans:
 	fmt.Println(err)
 	// Output:
 	// web@1.0 framework 1 integer
-	// cannot load framework "web": framework.yaml:3: unknown field "taks"; did you mean "tasks"?
+	// cannot load framework "web": framework.yaml:3: taks: unknown field "taks"; did you mean "tasks"?
 }

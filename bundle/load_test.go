@@ -554,17 +554,17 @@ func TestLoadErrors(t *testing.T) {
 			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "      pod: pipe-pod.yaml\n", "      pod: pipe-pod.yaml\n      resourcs: [x.yaml]\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "operator.yaml", At: "resourcs", Field: "tasks[1].spec"}},
+				problems:  []at{{File: "operator.yaml", At: "resourcs", Field: "tasks[1].spec.resourcs"}},
 				msgs:      []string{`unknown field "resourcs"`},
 			},
 		},
 		"UnknownTopLevelField": {
-			reason:  "A typo at the top of operator.yaml is reported at the top level.",
+			reason:  "A typo at the top of operator.yaml is reported with the key as its field path.",
 			lenient: true,
 			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "url: https://kudo.dev\n", "url: https://kudo.dev\nplan: {}\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "operator.yaml", At: "plan: {}", Field: ""}},
+				problems:  []at{{File: "operator.yaml", At: "plan: {}", Field: "plan"}},
 				msgs:      []string{`unknown field "plan"`},
 			},
 		},
@@ -574,7 +574,7 @@ func TestLoadErrors(t *testing.T) {
 			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "        strategy: parallel\n", "        strategy: parallel\n        stpes: []\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "operator.yaml", At: "stpes", Field: "plans.deploy.phases[0]"}},
+				problems:  []at{{File: "operator.yaml", At: "stpes", Field: "plans.deploy.phases[0].stpes"}},
 				msgs:      []string{`unknown field "stpes"`},
 			},
 		},
@@ -584,7 +584,7 @@ func TestLoadErrors(t *testing.T) {
 			files:   with(kudoFiles(), map[string]string{"operator.yaml": strings.Replace(kudoOperator, "          key: indexHtml\n", "          key: indexHtml\n          kye: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "operator.yaml", At: "kye", Field: "tasks[1].spec.pipe[0]"}},
+				problems:  []at{{File: "operator.yaml", At: "kye", Field: "tasks[1].spec.pipe[0].kye"}},
 				msgs:      []string{`unknown field "kye"`},
 			},
 		},
@@ -594,7 +594,7 @@ func TestLoadErrors(t *testing.T) {
 			files:   with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    immutable: true\n", "    immutable: true\n    defualt: x\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "params.yaml", At: "defualt", Field: "parameters[1]"}},
+				problems:  []at{{File: "params.yaml", At: "defualt", Field: "parameters[1].defualt"}},
 				msgs:      []string{`unknown field "defualt"`},
 			},
 		},
@@ -604,7 +604,7 @@ func TestLoadErrors(t *testing.T) {
 			files:   with(kudoFiles(), map[string]string{"params.yaml": strings.Replace(kudoParams, "    priority: 1\n", "    priorty: 1\n", 1)}),
 			want: want{
 				framework: "cowsay",
-				problems:  []at{{File: "params.yaml", At: "priorty", Field: "groups[0]"}},
+				problems:  []at{{File: "params.yaml", At: "priorty", Field: "groups[0].priorty"}},
 				msgs:      []string{`unknown field "priorty"`},
 			},
 		},
@@ -613,7 +613,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(frameworkFiles(), map[string]string{"framework.yaml": strings.Replace(frameworkYAML, "      - jobs/init.yaml\n", "      - jobs/init.yaml\n    resource: [x.yaml]\n", 1)}),
 			want: want{
 				framework: "mysql",
-				problems:  []at{{File: "framework.yaml", At: "resource:", Field: "tasks.init"}},
+				problems:  []at{{File: "framework.yaml", At: "resource:", Field: "tasks.init.resource"}},
 				msgs:      []string{`unknown field "resource"`},
 			},
 		},
@@ -622,7 +622,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(frameworkFiles(), map[string]string{"framework.yaml": strings.Replace(frameworkYAML, "        target: {kind: Deployment", "        traget: {kind: Deployment", 1)}),
 			want: want{
 				framework: "mysql",
-				problems:  []at{{File: "framework.yaml", At: "traget", Field: "tasks.deploy.patches[1]"}},
+				problems:  []at{{File: "framework.yaml", At: "traget", Field: "tasks.deploy.patches[1].traget"}},
 				msgs:      []string{`unknown field "traget"`},
 			},
 		},
@@ -631,7 +631,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(frameworkFiles(), map[string]string{"framework.yaml": strings.Replace(frameworkYAML, "        delete: true\n", "        delet: true\n", 1)}),
 			want: want{
 				framework: "mysql",
-				problems:  []at{{File: "framework.yaml", At: "delet", Field: "plans.deploy.steps[2]"}},
+				problems:  []at{{File: "framework.yaml", At: "delet", Field: "plans.deploy.steps[2].delet"}},
 				msgs:      []string{`unknown field "delet"`},
 			},
 		},
@@ -640,7 +640,7 @@ func TestLoadErrors(t *testing.T) {
 			files:  with(frameworkFiles(), map[string]string{"framework.yaml": frameworkYAML + "extends:\n  kudo: {framework: base, verison: 1}\n"}),
 			want: want{
 				framework: "mysql",
-				problems:  []at{{File: "framework.yaml", At: "kudo: {", Field: "extends.kudo"}},
+				problems:  []at{{File: "framework.yaml", At: "kudo: {", Field: "extends.kudo.verison"}},
 				msgs:      []string{`unknown field "verison"`},
 			},
 		},

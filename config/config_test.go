@@ -74,10 +74,10 @@ func TestParseErrors(t *testing.T) {
 		want   want
 	}{
 		"UnknownField": {
-			reason: "An unknown field is an error with its line and the path of its parent.",
+			reason: "An unknown field is an error with its line and its path.",
 			yaml:   strings.Replace(validConfig, "  plans: [deploy]\n", "  plan: [deploy]\n", 1),
 			want: want{
-				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec"}},
+				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec.plan"}},
 				msgs:     []string{`unknown field "plan"; did you mean "plans"?`},
 			},
 		},
@@ -85,7 +85,7 @@ func TestParseErrors(t *testing.T) {
 			reason: "spec.param for spec.params gets a did you mean from the fields of spec (issue 26.7).",
 			yaml:   strings.Replace(validConfig, "  params:\n", "  param:\n", 1),
 			want: want{
-				problems: []problem{{File: "render.yaml", Line: 10, Field: "spec"}},
+				problems: []problem{{File: "render.yaml", Line: 10, Field: "spec.param"}},
 				msgs:     []string{`unknown field "param"; did you mean "params"?`},
 			},
 		},
@@ -93,7 +93,7 @@ func TestParseErrors(t *testing.T) {
 			reason: "A typo in a nested mapping names its path.",
 			yaml:   strings.Replace(validConfig, "    path: ../operators/zookeeper\n", "    path: ../operators/zookeeper\n    pth: x\n", 1),
 			want: want{
-				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec.framework"}},
+				problems: []problem{{File: "render.yaml", Line: 9, Field: "spec.framework.pth"}},
 				msgs:     []string{`unknown field "pth"; did you mean "path"?`},
 			},
 		},

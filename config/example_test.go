@@ -51,6 +51,6 @@ spec:
 	fmt.Println(err)
 	// Output:
 	// invalid FunctionConfig render.yaml: 2 problems:
-	//   render.yaml:6: spec: unknown field "tagret"; did you mean "target"?
+	//   render.yaml:6: spec.tagret: unknown field "tagret"; did you mean "target"?
 	//   render.yaml:3: metadata.name: "Shop" is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', each part starting and ending with a letter or digit)
 }

@@ -1,7 +1,6 @@
 package diag
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -198,28 +197,90 @@ func (e *Error) Unwrap() []error {
 // Diagnostics implements [Carrier].
 func (e *Error) Diagnostics() []*Diagnostic { return e.List }
 
-// Carrier is implemented by errors that hold diagnostics.
+// Carrier is implemented by errors that hold diagnostics: every error
+// that knows where its problems are (a file and line, a field, a
+// resource) hands them on through it, so that the CLI message and the
+// KRM results tell the same places. A wrapper that adds context of its
+// own (a KudoOperator dependency, a task) implements it too, returning
+// the diagnostics of its cause with that context.
 type Carrier interface {
 	Diagnostics() []*Diagnostic
 }
 
-// From returns the diagnostics of err: those of the first [Carrier] or
-// [Diagnostic] found in its chain (errors.As order), each prefixed with
-// the context the wrapping errors add; an error without any becomes one
-// diagnostic holding its whole message. nil gives nil.
+// From returns the diagnostics of err, one per problem. It walks err's
+// tree as errors.As does (Unwrap() error and Unwrap() []error):
+//
+//   - a [Carrier] gives its diagnostics (it has put in them whatever
+//     context it adds);
+//   - a [Diagnostic] gives itself, with the context that plain wrappers
+//     around it add ("cannot resolve references: ...") put before its
+//     message;
+//   - each branch of a joined error (errors.Join, an error with
+//     Unwrap() []error) gives its own, a branch without any one holding
+//     its message;
+//   - an error without any becomes one diagnostic holding its whole
+//     message.
+//
+// nil gives nil.
 func From(err error) []*Diagnostic {
 	if err == nil {
 		return nil
 	}
-	var c Carrier
-	if errors.As(err, &c) {
-		if ds := c.Diagnostics(); len(ds) > 0 {
-			return ds
-		}
-	}
-	var d *Diagnostic
-	if errors.As(err, &d) && d.Error() == err.Error() {
-		return []*Diagnostic{d}
+	if ds, _ := collect(err); len(ds) > 0 {
+		return ds
 	}
 	return []*Diagnostic{{Msg: err.Error()}}
+}
+
+// collect returns the diagnostics found in err's tree, nil when there
+// are none; bare tells that they are diagnostics themselves rather than
+// a carrier's, so the wrappers above them add their context.
+func collect(err error) (ds []*Diagnostic, bare bool) {
+	switch e := err.(type) {
+	case Carrier:
+		if ds := e.Diagnostics(); len(ds) > 0 {
+			return ds, false
+		}
+	case *Diagnostic:
+		return []*Diagnostic{e}, true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		inner := u.Unwrap()
+		if inner == nil {
+			return nil, false
+		}
+		ds, bare := collect(inner)
+		if !bare || len(ds) == 0 {
+			return ds, bare
+		}
+		ctx, ok := strings.CutSuffix(err.Error(), inner.Error())
+		if !ok {
+			return nil, false // the wrapper rewrote the message: keep it whole
+		}
+		if ctx = strings.TrimSuffix(strings.TrimSpace(ctx), ":"); ctx == "" {
+			return ds, true
+		}
+		out := make([]*Diagnostic, len(ds))
+		for i, d := range ds {
+			c := *d
+			c.Msg = ctx + ": " + c.Msg
+			out[i] = &c
+		}
+		return out, true
+	case interface{ Unwrap() []error }:
+		var out []*Diagnostic
+		for _, b := range u.Unwrap() {
+			if b == nil {
+				continue
+			}
+			if ds, _ := collect(b); len(ds) > 0 {
+				out = append(out, ds...)
+			} else {
+				out = append(out, &Diagnostic{Msg: b.Error()})
+			}
+		}
+		return out, false
+	}
+	return nil, false
 }

@@ -91,6 +91,90 @@ func TestListErr(t *testing.T) {
 	}
 }
 
+// carrier is an error of another package that hands on its diagnostics.
+type carrier struct{ ds []*diag.Diagnostic }
+
+func (c *carrier) Error() string                   { return "carrier" }
+func (c *carrier) Diagnostics() []*diag.Diagnostic { return c.ds }
+
+func TestFrom(t *testing.T) {
+	a := &diag.Diagnostic{File: "a.yaml", Line: 1, Field: "x", Msg: "bad a"}
+	b := &diag.Diagnostic{File: "b.yaml", Line: 2, Field: "y", Msg: "bad b"}
+	c := &diag.Diagnostic{File: "c.yaml", Line: 3, Field: "z", Msg: "bad c"}
+	type view struct{ File, Field, Msg string }
+	cases := map[string]struct {
+		reason string
+		err    error
+		want   []view
+	}{
+		"Diagnostic": {
+			reason: "A diagnostic is its own.",
+			err:    a,
+			want:   []view{{"a.yaml", "x", "bad a"}},
+		},
+		"WrappedDiagnostic": {
+			reason: "The context of plain wrappers goes before the message of a diagnostic, outermost first.",
+			err:    fmt.Errorf("outer: %w", fmt.Errorf("inner: %w", a)),
+			want:   []view{{"a.yaml", "x", "outer: inner: bad a"}},
+		},
+		"RewordedWrapper": {
+			reason: "A wrapper whose message does not end with its cause's is kept whole.",
+			err:    &reworded{a},
+			want:   []view{{"", "", "reworded"}},
+		},
+		"Carrier": {
+			reason: "A carrier's diagnostics, found through wrappers, without the wrappers' context.",
+			err:    fmt.Errorf("ctx: %w", &carrier{[]*diag.Diagnostic{a, b}}),
+			want:   []view{{"a.yaml", "x", "bad a"}, {"b.yaml", "y", "bad b"}},
+		},
+		"Joined": {
+			reason: "Every branch of a joined error gives its diagnostics, not only the first (issue 25.3).",
+			err:    fmt.Errorf("render: %w", errors.Join(&carrier{[]*diag.Diagnostic{a}}, fmt.Errorf("w: %w", &carrier{[]*diag.Diagnostic{b, c}}))),
+			want:   []view{{"a.yaml", "x", "bad a"}, {"b.yaml", "y", "bad b"}, {"c.yaml", "z", "bad c"}},
+		},
+		"JoinedWithPlain": {
+			reason: "A branch without diagnostics gives one holding its message.",
+			err:    errors.Join(a, errors.New("plain")),
+			want:   []view{{"a.yaml", "x", "bad a"}, {"", "", "plain"}},
+		},
+		"MultiWrap": {
+			reason: "fmt.Errorf with several %w is walked like errors.Join.",
+			err:    fmt.Errorf("%w; %w", &carrier{[]*diag.Diagnostic{a}}, b),
+			want:   []view{{"a.yaml", "x", "bad a"}, {"b.yaml", "y", "bad b"}},
+		},
+		"EmptyCarrier": {
+			reason: "A carrier without diagnostics is walked through, as a plain wrapper.",
+			err:    &emptyCarrier{b},
+			want:   []view{{"b.yaml", "y", "empty: bad b"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var got []view
+			for _, d := range diag.From(tc.err) {
+				got = append(got, view{d.File, d.Field, d.Msg})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nFrom(%v): -want +got:\n%s", tc.reason, tc.err, diff)
+			}
+		})
+	}
+	if a.Msg != "bad a" {
+		t.Errorf("From changed a diagnostic of the error: %q", a.Msg)
+	}
+}
+
+type reworded struct{ err error }
+
+func (r *reworded) Error() string { return "reworded" }
+func (r *reworded) Unwrap() error { return r.err }
+
+type emptyCarrier struct{ err error }
+
+func (e *emptyCarrier) Error() string                   { return "empty: " + e.err.Error() }
+func (e *emptyCarrier) Unwrap() error                   { return e.err }
+func (e *emptyCarrier) Diagnostics() []*diag.Diagnostic { return nil }
+
 func TestFromPlainError(t *testing.T) {
 	ds := diag.From(errors.New("boom"))
 	if len(ds) != 1 || ds[0].Msg != "boom" || ds[0].File != "" {

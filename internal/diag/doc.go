@@ -9,7 +9,7 @@
 //
 //	cannot load framework "zookeeper": 2 problems:
 //	  params.yaml:12: parameters[3].default: "x" is not an integer
-//	  operator.yaml:9: tasks[0].spec: unknown field "resourcs"
+//	  operator.yaml:9: tasks[0].spec.resourcs: unknown field "resourcs"
 //
 // The fields map one-to-one onto kyaml's framework.Result (message,
 // severity, resourceRef, field.path, file.path); the KRM adapter does the

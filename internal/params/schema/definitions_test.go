@@ -96,7 +96,7 @@ func TestLoadDefinitions(t *testing.T) {
 			reason: "Decoding is strict: an unknown field is reported with its file, line and the field's place.",
 			files:  map[string][]byte{"t.yaml": []byte(header + "descripton: typo\nschema: {type: object}\n")},
 			want: want{problems: []Problem{
-				{File: "definitions/t.yaml", Line: 6, Field: "", Msg: `unknown field "descripton"`},
+				{File: "definitions/t.yaml", Line: 6, Field: "descripton", Msg: `unknown field "descripton"`},
 			}},
 		},
 		"MissingFields": {

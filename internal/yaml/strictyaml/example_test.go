@@ -17,7 +17,7 @@ func ExampleDecode() {
 	n := strictyaml.Parse("framework.yaml", []byte("name: web\nversoin: 1\n"), &p)
 	strictyaml.Decode("framework.yaml", n, &m, &p)
 	fmt.Println(m.Name, p.Err("cannot load framework \"web\""))
-	// Output: web cannot load framework "web": framework.yaml:2: unknown field "versoin"; did you mean "version"?
+	// Output: web cannot load framework "web": framework.yaml:2: versoin: unknown field "versoin"; did you mean "version"?
 }
 
 func ExampleStream() {

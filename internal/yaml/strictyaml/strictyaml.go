@@ -170,12 +170,15 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, path string, p *Prob
 			k, v := n.Content[i], n.Content[i+1]
 			ft, ok := fields[k.Value]
 			if !ok {
+				// The field is the unknown key itself, so that a KRM
+				// result's field.path points at it (the top level too);
+				// the message names it too, to read on its own.
 				msg := fmt.Sprintf("unknown field %q", k.Value) + suggest.DidYouMean(k.Value, slices.Sorted(maps.Keys(fields)))
 				if lenient {
-					p.Warn(file, k.Line, path, "%s", msg)
+					p.Warn(file, k.Line, joinPath(path, k.Value), "%s", msg)
 					continue
 				}
-				p.Add(file, k.Line, path, "%s", msg)
+				p.Add(file, k.Line, joinPath(path, k.Value), "%s", msg)
 				continue
 			}
 			checkFields(file, v, ft, joinPath(path, k.Value), p, lenient, paths)

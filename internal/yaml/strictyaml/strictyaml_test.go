@@ -95,34 +95,34 @@ flat: an inlined struct's key
 			},
 		},
 		"UnknownTopLevel": {
-			reason: "An unknown key at the top level is reported as (top level) with its line.",
+			reason: "An unknown key at the top level is reported with its line, its field path the key itself.",
 			yaml:   "kind: X\nknd: Y\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 2, Field: ""}},
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: "knd"}},
 				msgs:     []string{`unknown field "knd"`},
 			},
 		},
 		"UnknownNestedStruct": {
-			reason: "An unknown key inside a nested struct names the path to its parent.",
+			reason: "An unknown key inside a nested struct names its path.",
 			yaml:   "kind: X\ninner:\n  name: a\n  itmes: [x]\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 4, Field: "inner"}},
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "inner.itmes"}},
 				msgs:     []string{`unknown field "itmes"`},
 			},
 		},
 		"UnknownInList": {
-			reason: "An unknown key inside a list element names the index.",
+			reason: "An unknown key inside a list element names the index and the key.",
 			yaml:   "list:\n  - name: a\n  - name: b\n    nmae: c\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 4, Field: "list[1]"}},
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "list[1].nmae"}},
 				msgs:     []string{`unknown field "nmae"`},
 			},
 		},
 		"UnknownInMapValue": {
-			reason: "An unknown key inside a map value names the map key.",
+			reason: "An unknown key inside a map value names the map key and the key.",
 			yaml:   "byName:\n  first:\n    name: a\n    bogus: 1\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 4, Field: "byName.first"}},
+				problems: []problemView{{File: "f.yaml", Line: 4, Field: "byName.first.bogus"}},
 				msgs:     []string{`unknown field "bogus"`},
 			},
 		},
@@ -130,7 +130,7 @@ flat: an inlined struct's key
 			reason: "Pointers to structs are checked too.",
 			yaml:   "ptr:\n  name: a\n  extra: b\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 3, Field: "ptr"}},
+				problems: []problemView{{File: "f.yaml", Line: 3, Field: "ptr.extra"}},
 				msgs:     []string{`unknown field "extra"`},
 			},
 		},
@@ -139,8 +139,8 @@ flat: an inlined struct's key
 			yaml:   "list: [&a {name: a, wrong: b}]\ninner: *a\n",
 			want: want{
 				problems: []problemView{
-					{File: "f.yaml", Line: 1, Field: "list[0]"},
-					{File: "f.yaml", Line: 1, Field: "inner"},
+					{File: "f.yaml", Line: 1, Field: "list[0].wrong"},
+					{File: "f.yaml", Line: 1, Field: "inner.wrong"},
 				},
 				msgs: []string{`unknown field "wrong"`, `unknown field "wrong"`},
 			},
@@ -150,8 +150,8 @@ flat: an inlined struct's key
 			yaml:   "Skipped: a\nhidden: b\n",
 			want: want{
 				problems: []problemView{
-					{File: "f.yaml", Line: 1, Field: ""},
-					{File: "f.yaml", Line: 2, Field: ""},
+					{File: "f.yaml", Line: 1, Field: "Skipped"},
+					{File: "f.yaml", Line: 2, Field: "hidden"},
 				},
 				msgs: []string{`unknown field "Skipped"`, `unknown field "hidden"`},
 			},
@@ -166,8 +166,8 @@ flat: an inlined struct's key
 			yaml:   "kind: X\nbad1: 1\ncount: abc\ninner:\n  bad2: 2\nenabled: maybe\n",
 			want: want{
 				problems: []problemView{
-					{File: "f.yaml", Line: 2, Field: ""},
-					{File: "f.yaml", Line: 5, Field: "inner"},
+					{File: "f.yaml", Line: 2, Field: "bad1"},
+					{File: "f.yaml", Line: 5, Field: "inner.bad2"},
 					{File: "f.yaml", Line: 3, Field: "count"},
 					{File: "f.yaml", Line: 6, Field: "enabled"},
 				},
@@ -207,7 +207,7 @@ flat: an inlined struct's key
 			reason: "A strict unknown field close to a known one gets a did you mean, as a lenient one does (spec.param, issue 26.7).",
 			yaml:   "kind: X\ninner:\n  item: [a]\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 3, Field: "inner"}},
+				problems: []problemView{{File: "f.yaml", Line: 3, Field: "inner.item"}},
 				msgs:     []string{`unknown field "item"; did you mean "items"?`},
 			},
 		},
