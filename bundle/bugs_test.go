@@ -145,3 +145,42 @@ func TestFrameworkToggleFieldPath(t *testing.T) {
 		})
 	}
 }
+
+// TestParamDefaultPos: a parameter's default knows where it is written
+// (file, line, field path), so that a default a render refuses is
+// reported there rather than as a value of the FunctionConfig (issue
+// 25.3).
+func TestParamDefaultPos(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		files  map[string]string
+		param  string
+		want   bundle.Pos
+	}{
+		"KUDO": {
+			reason: "A KUDO parameter's default is parameters[i].default.",
+			files:  kudoFiles(), param: "METRICS",
+			want: bundle.Pos{File: "params.yaml", Line: lineOf(kudoParams, `default: "false"`), Field: "parameters[2].default"},
+		},
+		"Framework": {
+			reason: "A KEP-0009 parameter's default is <name>.default.",
+			files:  frameworkFiles(), param: "monitoring",
+			want: bundle.Pos{File: "params.yaml", Line: lineOf(frameworkParams, `default: "false"`), Field: "monitoring.default"},
+		},
+		"NoDefault": {
+			reason: "A parameter without a default has no place for it.",
+			files:  frameworkFiles(), param: "password",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b, err := bundle.Load(mapFS(tc.files), "folder")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, b.Param(tc.param).DefaultPos); diff != "" {
+				t.Errorf("%s\nDefaultPos: -want +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -420,6 +420,9 @@ func convertParam(rp rawParam, field string, node *yaml.Node, p *problems) *Para
 	if prm.Default, err = strictyaml.Value(&rp.Default); err != nil {
 		p.Add(paramsFile, rp.Default.Line, field+".default", "%v", err)
 	}
+	if prm.Default != nil {
+		prm.DefaultPos = Pos{File: paramsFile, Line: rp.Default.Line, Field: field + ".default"}
+	}
 	if rp.Enum != nil {
 		prm.Enum = []any{} // an empty enum is kept, so that verify can report it
 	}

@@ -105,6 +105,9 @@ type ExtendsKudo struct {
 type Pos struct {
 	File string
 	Line int
+	// Field is the definition's field path in the file, when known
+	// ("parameters[3].default", "NODE_COUNT.default").
+	Field string
 }
 
 // Task is one task of the package, whatever its kind.
@@ -247,6 +250,10 @@ type Param struct {
 	// exactly those fields of its base's (KEP-0012).
 	Fields map[string]bool `json:"-"`
 	Pos    Pos             `json:"-"`
+	// DefaultPos is where the default is written: params.yaml, the line
+	// of its value and its field path; zero when there is no default. A
+	// default a render refuses is reported there.
+	DefaultPos Pos `json:"-"`
 }
 
 // HasDefault reports whether the parameter declares a default.

@@ -364,7 +364,7 @@ func mergeParams(baseParams, extParams []*bundle.Param) []*bundle.Param {
 			case "required":
 				m.Required = e.Required
 			case "default":
-				m.Default = e.Default
+				m.Default, m.DefaultPos = e.Default, e.DefaultPos
 			case "enum":
 				m.Enum = e.Enum
 			}

@@ -28,9 +28,37 @@ type Violation struct {
 	// Default is true when the offending value is the package's default
 	// rather than a value the user gave.
 	Default bool
+	// At is where the offending value is written, when known: a default's
+	// file, line and field path (bundle.Param.DefaultPos).
+	At bundle.Pos
 }
 
 func (v Violation) String() string { return nameInMsg(v.Param) + ": " + v.Msg }
+
+// Diagnostic is the violation at its place: a default where params.yaml
+// writes it ("params.yaml:7: NODE_COUNT.default: refused by ...",
+// "params.yaml:12: parameters[3].default: NODE_COUNT: default refused by
+// ..."), a value with the parameter as its field (the adapter knows where
+// values come from).
+func (v Violation) Diagnostic() *diag.Diagnostic {
+	if v.At.File == "" {
+		return &diag.Diagnostic{Field: v.Param, Msg: v.Msg}
+	}
+	msg := v.String()
+	if strings.HasPrefix(v.At.Field, v.Param+".") {
+		msg = strings.TrimPrefix(v.Msg, "default ") // the field says both
+	}
+	return &diag.Diagnostic{File: v.At.File, Line: v.At.Line, Field: v.At.Field, Msg: msg}
+}
+
+// line is the violation as a line of [Error]'s message: at its place
+// when it has one.
+func (v Violation) line() string {
+	if v.At.File != "" {
+		return v.Diagnostic().Error()
+	}
+	return v.String()
+}
 
 // Error lists every violation found by [Resolve]: first those of defined
 // parameters in definition order, then values for undefined parameters
@@ -41,13 +69,16 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if len(e.Violations) == 1 {
+		if v := e.Violations[0]; v.At.File != "" {
+			return "invalid parameter: " + v.line()
+		}
 		return "invalid parameter " + e.Violations[0].String()
 	}
 	var b strings.Builder
 	b.WriteString("invalid parameters:")
 	for _, v := range e.Violations {
 		b.WriteString("\n  ")
-		b.WriteString(v.String())
+		b.WriteString(v.line())
 	}
 	return b.String()
 }
@@ -137,7 +168,11 @@ func resolveParam(p *bundle.Param, raw any, given bool) (any, *Violation) {
 		if fromDefault {
 			msg = "default " + msg
 		}
-		return nil, &Violation{Param: p.Name, Msg: msg, Default: fromDefault}
+		v := &Violation{Param: p.Name, Msg: msg, Default: fromDefault}
+		if fromDefault {
+			v.At = p.DefaultPos
+		}
+		return nil, v
 	}
 	return v, nil
 }
@@ -322,12 +357,12 @@ func enumText(e any) string {
 	return string(b)
 }
 
-// Diagnostics implements diag.Carrier: one diagnostic per violation, its
-// field the parameter.
+// Diagnostics implements diag.Carrier: one diagnostic per violation
+// ([Violation.Diagnostic]).
 func (e *Error) Diagnostics() []*diag.Diagnostic {
 	out := make([]*diag.Diagnostic, len(e.Violations))
 	for i, v := range e.Violations {
-		out[i] = &diag.Diagnostic{Field: v.Param, Msg: v.Msg}
+		out[i] = v.Diagnostic()
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 )
 
 // violations returns the violations of an error from Resolve, failing the
@@ -659,6 +660,20 @@ func TestErrorString(t *testing.T) {
 			}},
 			want: "invalid parameters:\n  NODE_COUNT: \"abc\" is not an integer\n  FOO: is required",
 		},
+		"DefaultAtItsPlace": {
+			reason: "A default the package wrote is reported where params.yaml writes it; the field names the parameter (issue 25.3).",
+			err: &Error{Violations: []Violation{{Param: "NODE_COUNT", Msg: "default refused by params.schema.json: maximum: got 9, want 7", Default: true,
+				At: bundle.Pos{File: "params.yaml", Line: 3, Field: "NODE_COUNT.default"}}}},
+			want: "invalid parameter: params.yaml:3: NODE_COUNT.default: refused by params.schema.json: maximum: got 9, want 7",
+		},
+		"KUDODefaultAtItsPlace": {
+			reason: "A KUDO parameter's field is its index: the message names the parameter.",
+			err: &Error{Violations: []Violation{
+				{Param: "NODE_COUNT", Msg: `default "three" is not an integer`, Default: true, At: bundle.Pos{File: "params.yaml", Line: 9, Field: "parameters[2].default"}},
+				{Param: "FOO", Msg: "is required"},
+			}},
+			want: "invalid parameters:\n  params.yaml:9: parameters[2].default: NODE_COUNT: default \"three\" is not an integer\n  FOO: is required",
+		},
 		"OddName": {
 			reason: "A name that would garble the message is quoted.",
 			err:    &Error{Violations: []Violation{{Param: "a b\n", Msg: "is not defined by the package"}}},
@@ -757,5 +772,21 @@ func TestText(t *testing.T) {
 				t.Errorf("\n%s\nText(%#v): -want, +got:\n%s", tc.reason, tc.v, diff)
 			}
 		})
+	}
+}
+
+// TestErrorDiagnostics: one diagnostic per violation; a default at its
+// place in params.yaml, a value with the parameter as its field.
+func TestErrorDiagnostics(t *testing.T) {
+	_, err := Resolve([]*bundle.Param{
+		{Name: "NODES", Type: bundle.TypeInteger, Default: "three", DefaultPos: bundle.Pos{File: "params.yaml", Line: 4, Field: "NODES.default"}},
+		{Name: "SIZE", Type: bundle.TypeInteger, Default: "1", DefaultPos: bundle.Pos{File: "params.yaml", Line: 8, Field: "SIZE.default"}},
+	}, map[string]any{"SIZE": "big"})
+	want := []*diag.Diagnostic{
+		{File: "params.yaml", Line: 4, Field: "NODES.default", Msg: `"three" is not an integer`},
+		{Field: "SIZE", Msg: `"big" is not an integer`},
+	}
+	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
+		t.Errorf("diag.From(Resolve(...)): -want +got:\n%s", diff)
 	}
 }

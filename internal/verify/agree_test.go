@@ -53,7 +53,7 @@ func TestVerifyRefusesWhatRenderRefuses(t *testing.T) {
 			reason:    "Today's bug: a default of 9 under the schema's maximum 5 rendered and verified.",
 			params:    "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: REPLICAS\n    type: integer\n    default: \"9\"\n",
 			schema:    replicasSchema,
-			renderErr: "invalid parameter REPLICAS: default refused by params.schema.json: maximum: got 9, want 5",
+			renderErr: "invalid parameter: params.yaml:5: parameters[0].default: REPLICAS: default refused by params.schema.json: maximum: got 9, want 5",
 			verifyErr: `params.yaml:3: parameter "REPLICAS" has an invalid default value: refused by params.schema.json: maximum: got 9, want 5`,
 		},
 		"PlansNotRenderedWithDefaults": {
@@ -61,7 +61,7 @@ func TestVerifyRefusesWhatRenderRefuses(t *testing.T) {
 			params:    "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: REPLICAS\n    type: integer\n    default: \"0\"\n  - name: PASSWORD\n",
 			schema:    replicasSchema,
 			values:    map[string]any{"PASSWORD": "x"},
-			renderErr: "invalid parameter REPLICAS: default refused by params.schema.json: minimum: got 0, want 1",
+			renderErr: "invalid parameter: params.yaml:5: parameters[0].default: REPLICAS: default refused by params.schema.json: minimum: got 0, want 1",
 			verifyErr: `params.yaml:3: parameter "REPLICAS" has an invalid default value: refused by params.schema.json: minimum: got 0, want 1`,
 		},
 		"ValueOverridesTheDefault": {

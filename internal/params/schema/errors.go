@@ -2,8 +2,10 @@ package schema
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
@@ -22,6 +24,9 @@ type Violation struct {
 	// Source is where the resource came from, when known: what the
 	// source function given to [Resources] says (a file, an input item).
 	Source string
+	// Ref is the resource's identity as written (apiVersion, kind,
+	// namespace, name), when it has a kind and a name.
+	Ref *diag.Resource
 }
 
 func (v Violation) String() string {
@@ -131,4 +136,49 @@ func (e *DefinitionsError) Unwrap() []error {
 		out[i] = p
 	}
 	return out
+}
+
+// Diagnostics implements diag.Carrier: one diagnostic per violation, its
+// field the pointer as a field path ("spec.partitions", "NODE_COUNT"),
+// its resource the resource's identity and its file the file of its
+// source (an input item's "topics.yaml #2" is topics.yaml).
+func (e *ValidationError) Diagnostics() []*diag.Diagnostic {
+	out := make([]*diag.Diagnostic, len(e.Violations))
+	for i, v := range e.Violations {
+		file, _, _ := strings.Cut(v.Source, " #")
+		d := &diag.Diagnostic{File: file, Field: FieldPath(v.Pointer), Resource: v.Ref, Msg: v.Message}
+		if v.Ref == nil && v.Resource != "" {
+			d.Msg = v.Resource + ": " + d.Msg // a resource without kind or name: resources[3]
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// Diagnostics implements diag.Carrier: every problem of the schema.
+func (e *SchemaError) Diagnostics() []*diag.Diagnostic { return e.Problems }
+
+// Diagnostics implements diag.Carrier: every problem of every
+// definitions file.
+func (e *DefinitionsError) Diagnostics() []*diag.Diagnostic { return e.Problems }
+
+// FieldPath writes a JSON pointer as a field path: "/spec/brokers/0/id"
+// is "spec.brokers[0].id"; "" (the whole value) is "".
+func FieldPath(ptr string) string {
+	if ptr == "" || ptr == "/" {
+		return ""
+	}
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = unescapePtr(tok)
+		if _, err := strconv.ParseUint(tok, 10, 31); err == nil && b.Len() > 0 {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
 }

@@ -16,12 +16,13 @@ import (
 // that are used (those of the parameters the values do not give) are
 // validated against params.schema.json too: a default the package's own
 // schema refuses is refused, as a value would be. Every problem is one
-// params.Violation of one *params.Error, worded the same way:
+// params.Violation of one *params.Error, worded the same way; a default
+// is reported where params.yaml writes it:
 //
 //	invalid parameters:
 //	  BROKERS: /BROKERS: maximum: got 12, want 9
 //	  REPLICAS: "three" is not an integer
-//	  ZONES: default refused by params.schema.json: minItems: got 0, want 1
+//	  params.yaml:14: ZONES.default: refused by params.schema.json: minItems: got 0, want 1
 //
 // Without a params.schema.json the schema derived from params.yaml would
 // only repeat params.Resolve's checks, so it is not run.
@@ -119,6 +120,9 @@ func defaultViolations(b *bundle.Bundle, doc map[string]any, c *compiled, values
 	for _, v := range fromSchema(found) {
 		if fromDefault[v.Param] {
 			v.Msg, v.Default = "default refused by params.schema.json: "+v.Msg, true
+			if p := b.Param(v.Param); p != nil {
+				v.At = p.DefaultPos
+			}
 			out = append(out, v)
 		}
 	}

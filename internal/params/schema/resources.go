@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
@@ -161,6 +162,7 @@ type resourceEntry struct {
 	obj              map[string]any
 	spec             any
 	resource, source string
+	ref              *diag.Resource
 }
 
 // resourceChecker collects the violations and the valid entries of the
@@ -177,10 +179,10 @@ type resourceChecker struct {
 // reportFunc reports a violation at a JSON pointer of one resource.
 type reportFunc func(ptr, format string, args ...any)
 
-// reporter reports the violations of the resource id from source.
-func (c *resourceChecker) reporter(id, source string) reportFunc {
+// reporter reports the violations of the resource id (ref) from source.
+func (c *resourceChecker) reporter(id, source string, ref *diag.Resource) reportFunc {
 	return func(ptr, format string, args ...any) {
-		c.viols = append(c.viols, Violation{Pointer: ptr, Message: fmt.Sprintf(format, args...), Resource: id, Source: source})
+		c.viols = append(c.viols, Violation{Pointer: ptr, Message: fmt.Sprintf(format, args...), Resource: id, Source: source, Ref: ref})
 	}
 }
 
@@ -198,16 +200,20 @@ func (c *resourceChecker) checkResource(i int, obj map[string]any) {
 	id := fmt.Sprintf("resources[%d]", i)
 	source := c.sourceOf(obj)
 	if obj == nil {
-		c.reporter(id, source)("", "is empty")
+		c.reporter(id, source, nil)("", "is empty")
 		return
 	}
 	kind, _ := obj["kind"].(string)
 	meta, _ := obj["metadata"].(map[string]any)
 	name, _ := meta["name"].(string)
+	ns, _ := meta["namespace"].(string)
+	var ref *diag.Resource
 	if kind != "" && name != "" {
 		id = kind + "/" + name
+		av, _ := obj["apiVersion"].(string)
+		ref = &diag.Resource{APIVersion: av, Kind: kind, Namespace: ns, Name: name}
 	}
-	bad := c.reporter(id, source)
+	bad := c.reporter(id, source, ref)
 	def := c.definitionOf(obj, kind, bad)
 	checkTopLevel(obj, bad)
 	checkMetadata(obj["metadata"], meta, def, bad)
@@ -218,8 +224,7 @@ func (c *resourceChecker) checkResource(i int, obj map[string]any) {
 	if !ok {
 		return
 	}
-	ns, _ := meta["namespace"].(string)
-	c.entries = append(c.entries, resourceEntry{def: def, name: name, namespace: ns, obj: obj, spec: jspec, resource: id, source: source})
+	c.entries = append(c.entries, resourceEntry{def: def, name: name, namespace: ns, obj: obj, spec: jspec, resource: id, source: source, ref: ref})
 }
 
 // definitionOf finds the definition that obj's apiVersion and kind name,
@@ -379,7 +384,7 @@ func (c *resourceChecker) checkNames() {
 		}
 		k := nameKey{e.def.SlugPlural, e.namespace, e.name}
 		if prev, dup := seenName[k]; dup {
-			c.viols = append(c.viols, Violation{Pointer: "/metadata/name", Resource: e.resource, Source: e.source,
+			c.viols = append(c.viols, Violation{Pointer: "/metadata/name", Resource: e.resource, Source: e.source, Ref: e.ref,
 				Message: fmt.Sprintf("%s %q is declared twice (also %s%s)", e.def.SlugSingular, e.name, prev.obj["apiVersion"], sourceSuffix(prev.source))})
 			continue
 		}
@@ -417,7 +422,7 @@ func (c *resourceChecker) checkUniqueField(d *Definition, field string) {
 			continue
 		}
 		if prev, dup := seen[key]; dup {
-			c.viols = append(c.viols, Violation{Pointer: "/spec/" + strings.ReplaceAll(escapePtr(field), ".", "/"), Resource: e.resource, Source: e.source,
+			c.viols = append(c.viols, Violation{Pointer: "/spec/" + strings.ReplaceAll(escapePtr(field), ".", "/"), Resource: e.resource, Source: e.source, Ref: e.ref,
 				Message: fmt.Sprintf("%s must be unique among %s: %s has the same value%s", showValue(v), d.SlugPlural, prev.resource, sourceSuffix(prev.source))})
 			continue
 		}

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"os"
+	"slices"
 	"testing"
 	"time"
 )
@@ -42,7 +43,11 @@ func violationsOf(t *testing.T, err error) []Violation {
 	if len(ve.Violations) == 0 {
 		t.Fatalf("*ValidationError without violations")
 	}
-	return ve.Violations
+	out := slices.Clone(ve.Violations)
+	for i := range out {
+		out[i].Ref = nil // compared by Resource; TestValidationErrorDiagnostics checks Ref
+	}
+	return out
 }
 
 // problemsOf returns the problems of a *SchemaError or *DefinitionsError
