@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -283,4 +284,70 @@ func collect(err error) (ds []*Diagnostic, bare bool) {
 		return out, false
 	}
 	return nil, false
+}
+
+// InDir returns err with the file of each of its diagnostics taken as
+// relative to dir: a KudoOperator dependency's problems, found relative to
+// its own package, are given relative to the package rendered
+// ("zookeeper/operator.yaml" for the package at ./zookeeper). Its message
+// is err's, those files named the same way where it names them
+// ("operator.yaml:9: ..."). A dir of "" (or ".") leaves err as it is.
+func InDir(dir string, err error) error {
+	if err == nil || dir == "" || dir == "." {
+		return err
+	}
+	return &inDir{dir: dir, err: err}
+}
+
+type inDir struct {
+	dir string
+	err error
+}
+
+func (e *inDir) Error() string {
+	msg := e.err.Error()
+	seen := map[string]bool{}
+	for _, d := range From(e.err) {
+		if f := d.File; f != "" && !path.IsAbs(f) && !seen[f] {
+			seen[f] = true
+			msg = replaceFile(msg, f, path.Join(e.dir, f))
+		}
+	}
+	return msg
+}
+
+func (e *inDir) Unwrap() error { return e.err }
+
+// replaceFile names the file from as to where msg names it as a place:
+// "from:" at the start of msg or after a space or a parenthesis.
+func replaceFile(msg, from, to string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, from+":")
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		b.WriteString(msg[:i])
+		if i == 0 || strings.ContainsRune(" \n\t(", rune(msg[i-1])) {
+			b.WriteString(to)
+		} else {
+			b.WriteString(from)
+		}
+		msg = msg[i+len(from):]
+	}
+}
+
+// Diagnostics implements [Carrier].
+func (e *inDir) Diagnostics() []*Diagnostic {
+	ds := From(e.err)
+	out := make([]*Diagnostic, len(ds))
+	for i, d := range ds {
+		c := *d
+		if c.File != "" && !path.IsAbs(c.File) {
+			c.File = path.Join(e.dir, c.File)
+		}
+		out[i] = &c
+	}
+	return out
 }

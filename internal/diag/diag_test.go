@@ -175,6 +175,32 @@ func (e *emptyCarrier) Error() string                   { return "empty: " + e.e
 func (e *emptyCarrier) Unwrap() error                   { return e.err }
 func (e *emptyCarrier) Diagnostics() []*diag.Diagnostic { return nil }
 
+func TestInDir(t *testing.T) {
+	var l diag.List
+	l.Add("operator.yaml", 9, "tasks[0]", "bad")
+	l.Add("", 0, "", "no file")
+	l.Add("/abs/x.yaml", 1, "", "absolute")
+	l.Add("", 0, "", "base/operator.yaml: is not \"operator.yaml:\" nor (operator.yaml: here)")
+	err := diag.InDir("./zk", l.Err("head"))
+	want := "head: 4 problems:\n  zk/operator.yaml:9: tasks[0]: bad\n  no file\n  /abs/x.yaml:1: absolute\n  base/operator.yaml: is not \"operator.yaml:\" nor (zk/operator.yaml: here)"
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("InDir's message names the files where they are: -want +got:\n%s", diff)
+	}
+	var got []string
+	for _, d := range diag.From(err) {
+		got = append(got, d.File)
+	}
+	if diff := cmp.Diff([]string{"zk/operator.yaml", "", "/abs/x.yaml", ""}, got); diff != "" {
+		t.Errorf("files: -want +got:\n%s", diff)
+	}
+	if l.List[0].File != "operator.yaml" {
+		t.Error("InDir changed a diagnostic of its cause")
+	}
+	if e := errors.New("x"); diag.InDir("", e) != e || diag.InDir(".", e) != e || diag.InDir("zk", nil) != nil {
+		t.Error("InDir of no folder or no error must be the error")
+	}
+}
+
 func TestFromPlainError(t *testing.T) {
 	ds := diag.From(errors.New("boom"))
 	if len(ds) != 1 || ds[0].Msg != "boom" || ds[0].File != "" {

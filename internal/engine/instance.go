@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"path"
+	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -35,6 +38,45 @@ type instance struct {
 type unit struct {
 	r        *render.Renderer
 	resolver DependencyResolver
+	// dir is the folder of the unit's package relative to the rendered
+	// bundle's ("" for that bundle), when located: the files of its
+	// problems are given relative to it (see located).
+	dir     string
+	located bool
+}
+
+// in gives the files of err's problems, found relative to the unit's
+// package, relative to the rendered bundle, when the unit is located.
+func (u *unit) in(err error) error {
+	if !u.located {
+		return err
+	}
+	return diag.InDir(u.dir, err)
+}
+
+// file is the path of a file of u's package relative to the rendered
+// bundle, when u is located.
+func (u *unit) file(name string) string {
+	if !u.located {
+		return name
+	}
+	return path.Join(u.dir, name)
+}
+
+// childDir is the folder of the package the KudoOperator task t of u
+// installs, relative to the rendered bundle, when t names it by a path
+// in u's own files ("./zookeeper"); a package found in a repository, or
+// named by a base's task, is not located (its problems keep the files of
+// their own package, their message naming the task).
+func (u *unit) childDir(t *bundle.Task) (string, bool) {
+	p := t.Operator.Package
+	if !u.located || t.Depth > 0 || !(strings.HasPrefix(p, ".") || strings.Contains(p, "/")) {
+		return "", false
+	}
+	if path.IsAbs(p) {
+		return path.Clean(p), true
+	}
+	return path.Join(u.dir, p), true
 }
 
 func renderOne(req Request) (*instance, error) {
@@ -86,7 +128,7 @@ func newInstance(req Request) (*instance, error) {
 	}
 	return &instance{
 		req: req, top: top, source: source, commonSeen: map[string]bool{},
-		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle)}},
+		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle), located: true}},
 		warnings: b.Warnings,
 	}, nil
 }
@@ -129,7 +171,7 @@ func (in *instance) common(u *plan.Unit) error {
 	in.commonSeen[b.ID()] = true
 	objs, err := in.units[u].r.Common()
 	if err != nil {
-		return err
+		return u.Wrap(in.units[u].in(err))
 	}
 	source, origin := in.source, in.req.Origin
 	if u != in.top {
@@ -189,17 +231,26 @@ func (in *instance) recordOff(inv *plan.Invocation, objs []render.Rendered) {
 	in.off = append(in.off, t)
 }
 
-// run renders the task of one invocation with its unit's renderer.
+// run renders the task of one invocation with its unit's renderer; a
+// problem of a dependency's task says which KudoOperator tasks install
+// it.
 func (in *instance) run(inv *plan.Invocation) ([]render.Rendered, error) {
 	step := render.Step{Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step, Task: inv.Task.Name, Pipes: inv.Pipes}
-	r := in.units[in.top].r
-	if u := in.units[inv.Unit]; u != nil {
-		r = u.r
+	u := in.units[in.top]
+	if cu := in.units[inv.Unit]; cu != nil {
+		u = cu
 	}
+	var objs []render.Rendered
+	var err error
 	if inv.Action == plan.Pipe {
-		return r.Pipe(step, inv.Task)
+		objs, err = u.r.Pipe(step, inv.Task)
+	} else {
+		objs, err = u.r.Task(step, inv.Task)
 	}
-	return r.Task(step, inv.Task)
+	if err != nil {
+		return nil, inv.Unit.Wrap(u.in(err))
+	}
+	return objs, nil
 }
 
 // key identifies an object of the desired state.
@@ -258,9 +309,11 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if pu == nil || pu.resolver == nil {
 		return nil, fmt.Errorf("cannot resolve package %q", t.Operator.Package)
 	}
+	dir, located := pu.childDir(t)
+	child := &unit{dir: dir, located: located}
 	b, resolver, err := pu.resolver(t)
 	if err != nil {
-		return nil, err
+		return nil, child.in(err)
 	}
 	in.warnings = append(in.warnings, b.Warnings...)
 	name := t.Operator.InstanceName
@@ -272,16 +325,40 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	}
 	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
 	if err != nil {
-		return nil, err
+		return nil, pu.in(err) // a file of the parent
 	}
 	values, err := resolveParams(b, raw)
 	if err != nil {
+		placeParams(err, t, pu, child)
 		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)
 	}
-	child := &plan.Unit{Bundle: b, Instance: name, Values: values, Parent: parent}
+	cu := &plan.Unit{Bundle: b, Instance: name, Values: values, Parent: parent}
 	inst := render.Instance{Name: name, Namespace: in.req.Instance.Namespace}
-	in.units[child] = &unit{r: render.New(b, values, inst, render.Options{PublisherImage: in.req.PublisherImage}), resolver: resolver}
-	return child, nil
+	child.r, child.resolver = render.New(b, values, inst, render.Options{PublisherImage: in.req.PublisherImage}), resolver
+	in.units[cu] = child
+	return cu, nil
+}
+
+// placeParams puts the violations of a dependency's parameters where
+// they are written: a default in the dependency's params.yaml, a value in
+// the parent's parameter file (or, without one, at the KudoOperator task
+// that gives none).
+func placeParams(err error, t *bundle.Task, parent, child *unit) {
+	pe, ok := errors.AsType[*params.Error](err)
+	if !ok {
+		return
+	}
+	for i := range pe.Violations {
+		v := &pe.Violations[i]
+		switch {
+		case v.At.File != "":
+			v.At.File = child.file(v.At.File)
+		case t.Operator.ParameterFile != "":
+			v.At = bundle.Pos{File: parent.file(bundle.TemplatePath(t.Operator.ParameterFile)), Field: v.Param}
+		case t.Pos.File != "":
+			v.At = bundle.Pos{File: parent.file(t.Pos.File), Line: t.Pos.Line}
+		}
+	}
 }
 
 // definedResources validates the resources of the framework's definitions

@@ -38,14 +38,18 @@ func (v Violation) String() string { return nameInMsg(v.Param) + ": " + v.Msg }
 // Diagnostic is the violation at its place: a default where params.yaml
 // writes it ("params.yaml:7: NODE_COUNT.default: refused by ...",
 // "params.yaml:12: parameters[3].default: NODE_COUNT: default refused by
-// ..."), a value with the parameter as its field (the adapter knows where
-// values come from).
+// ..."), a value of a dependency in its parent's parameter file; else a
+// value with the parameter as its field (the adapter knows where values
+// come from).
 func (v Violation) Diagnostic() *diag.Diagnostic {
 	if v.At.File == "" {
 		return &diag.Diagnostic{Field: v.Param, Msg: v.Msg}
 	}
 	msg := v.String()
-	if strings.HasPrefix(v.At.Field, v.Param+".") {
+	switch {
+	case v.At.Field == v.Param: // a value in a parameter file
+		msg = v.Msg
+	case strings.HasPrefix(v.At.Field, v.Param+"."):
 		msg = strings.TrimPrefix(v.Msg, "default ") // the field says both
 	}
 	return &diag.Diagnostic{File: v.At.File, Line: v.At.Line, Field: v.At.Field, Msg: msg}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/plan"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -676,7 +677,7 @@ func TestScheduleDependencies(t *testing.T) {
 			}},
 		},
 		"ResolverError": {
-			reason: "A dependency that cannot be resolved is a *plan.Error naming the task.",
+			reason: "A dependency that cannot be resolved is a *plan.Error naming the task, its cause kept.",
 			b:      parent(kudoOperator("zk", "zookeeper")),
 			dep: func(*plan.Unit, *bundle.Task) (*plan.Unit, error) {
 				return nil, errors.New("no repository has zookeeper")
@@ -712,10 +713,56 @@ func TestScheduleDependencies(t *testing.T) {
 				t.Errorf("\n%s\nSchedule(...): want Where %q, got %q", tc.reason, tc.want.err.Where, pe.Where)
 			}
 			for _, m := range tc.want.msg {
-				if !strings.Contains(pe.Msg, m) {
-					t.Errorf("\n%s\nSchedule(...): want message containing %q, got %q", tc.reason, m, pe.Msg)
+				if !strings.Contains(pe.Error(), m) {
+					t.Errorf("\n%s\nSchedule(...): want message containing %q, got %q", tc.reason, m, pe.Error())
 				}
 			}
 		})
+	}
+}
+
+// TestDependencyDiagnostics: a problem inside a KudoOperator dependency
+// keeps its cause, and its diagnostics reach the adapters with their
+// file, line and field, the message naming the task (issue 25.3: the
+// cause was flattened with %v).
+func TestDependencyDiagnostics(t *testing.T) {
+	zk := &bundle.Bundle{Name: "zookeeper", Version: "0.3.0", Tasks: basicTasks(), Plans: []*bundle.Plan{
+		newPlan("deploy", serial, phase("zk", serial, step("infra", "a"))),
+	}}
+	parent := &bundle.Bundle{Name: "kafka", Version: "1.0.0", Tasks: append(basicTasks(), kudoOperator("zk", "zookeeper")), Plans: []*bundle.Plan{
+		newPlan("deploy", serial, phase("main", serial, step("deps", "zk"))),
+	}}
+	var l diag.List
+	l.Add("operator.yaml", 9, "tasks[0].spec.resourcs", `unknown field "resourcs"`)
+	l.Add("params.yaml", 3, "parameters[0].default", "bad default")
+	cause := l.Err(`cannot load framework "zookeeper"`)
+	_, err := plan.Schedule(parent, []string{"deploy"}, params.Values{}, plan.Options{Instance: "kafka",
+		Dependency: func(*plan.Unit, *bundle.Task) (*plan.Unit, error) { return nil, cause }})
+	if !errors.Is(err, cause) {
+		t.Fatalf("Schedule(...): the cause is lost: %v", err)
+	}
+	want := []*diag.Diagnostic{
+		{File: "operator.yaml", Line: 9, Field: "tasks[0].spec.resourcs", Msg: `deploy.main.deps.zk: KudoOperator task "zk": unknown field "resourcs"`},
+		{File: "params.yaml", Line: 3, Field: "parameters[0].default", Msg: `deploy.main.deps.zk: KudoOperator task "zk": bad default`},
+	}
+	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
+		t.Errorf("diag.From(Schedule(...)): -want +got:\n%s", diff)
+	}
+
+	// A unit wraps the problems of its objects with every task up to the
+	// instance rendered.
+	invs, err := plan.Schedule(parent, []string{"deploy"}, params.Values{}, plan.Options{Instance: "kafka",
+		Dependency: func(p *plan.Unit, t *bundle.Task) (*plan.Unit, error) {
+			return &plan.Unit{Bundle: zk, Instance: "kafka-zk"}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	werr := invs[0].Unit.Wrap(diag.Newf("templates/cm.yaml", 4, "", "boom"))
+	if got, want := werr.Error(), `deploy.main.deps.zk: KudoOperator task "zk" (instance "kafka-zk" of zookeeper@0.3.0): templates/cm.yaml:4: boom`; got != want {
+		t.Errorf("Wrap: %q, want %q", got, want)
+	}
+	if ds := diag.From(werr); len(ds) != 1 || ds[0].File != "templates/cm.yaml" || ds[0].Line != 4 {
+		t.Errorf("Wrap: diagnostics %+v", ds)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
@@ -45,6 +46,24 @@ type Unit struct {
 	Values   params.Values
 	// Parent is the unit whose KudoOperator task installs this one.
 	Parent *Unit
+	// Via is the invocation of that KudoOperator task.
+	Via *Invocation
+}
+
+// Wrap gives err, a problem of the unit, the context of the KudoOperator
+// tasks that install it, innermost first (nothing for the instance
+// rendered): see [Error].
+func (u *Unit) Wrap(err error) error {
+	for ; err != nil && u != nil && u.Via != nil; u = u.Parent {
+		err = u.Via.dependencyError(u, err)
+	}
+	return err
+}
+
+// dependencyError is err, a problem inside the dependency u that the
+// KudoOperator task of inv installs.
+func (inv *Invocation) dependencyError(u *Unit, err error) *Error {
+	return &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q (instance %q of %s)", inv.Task.Name, u.Instance, u.Bundle.ID()), Err: err}
 }
 
 // MaxDependencyDepth caps nested KudoOperator tasks.
@@ -73,13 +92,44 @@ type Options struct {
 	Dependency Dependency
 }
 
-// Error is a scheduling problem in a task or plan.
+// Error is a scheduling problem in a task or plan, or a problem inside
+// the package a KudoOperator task installs: loading it, its parameters,
+// its plans, its templates. The latter keeps its cause (Err), whose
+// diagnostics it hands on, each saying which task installs the package.
 type Error struct {
 	Where string // plan.phase.step.task or plan
 	Msg   string
+	// Err is the cause of a problem inside a KudoOperator dependency; Msg
+	// then names the task (and the instance, once it is known).
+	Err error
 }
 
-func (e *Error) Error() string { return e.Where + ": " + e.Msg }
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Where + ": " + e.Msg + ": " + e.Err.Error()
+	}
+	return e.Where + ": " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Diagnostics implements diag.Carrier: a dependency's problems, each
+// with the file, line, field and resource its cause gives, its message
+// starting with the task that installs the dependency. A scheduling
+// problem has none (its message is the diagnostic).
+func (e *Error) Diagnostics() []*diag.Diagnostic {
+	if e.Err == nil {
+		return nil
+	}
+	inner := diag.From(e.Err)
+	out := make([]*diag.Diagnostic, len(inner))
+	for i, d := range inner {
+		c := *d
+		c.Msg = e.Where + ": " + e.Msg + ": " + c.Msg
+		out[i] = &c
+	}
+	return out
+}
 
 // Schedule lists the task invocations of plans (rendered in that order),
 // followed by the Toggle tasks of other plans whose parameter is true.
@@ -217,12 +267,12 @@ func dependency(inv *Invocation, opts Options) ([]*Invocation, int, error) {
 	}
 	child, err := opts.Dependency(inv.Unit, t)
 	if err != nil {
-		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q: %v", t.Name, err)}
+		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q", t.Name), Err: err}
 	}
-	child.Parent = inv.Unit
+	child.Parent, child.Via = inv.Unit, inv
 	invs, end, err := schedule(child, []string{"deploy"}, inv.Wave, opts)
 	if err != nil {
-		return nil, 0, &Error{Where: inv.Where(), Msg: fmt.Sprintf("KudoOperator task %q (instance %q of %s): %v", t.Name, child.Instance, child.Bundle.ID(), err)}
+		return nil, 0, inv.dependencyError(child, err)
 	}
 	return invs, end, nil
 }
