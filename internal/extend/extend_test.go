@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 )
 
 // writeTree writes files (path -> content) below dir.
@@ -253,14 +254,17 @@ func TestLoadErrors(t *testing.T) {
 			want:   []string{"nowhere"},
 		},
 		"MissingBaseTask": {
-			reason: "from: base/<task> naming no base task is reported with the tasks that exist.",
+			reason: "from: base/<task> naming no base task is reported at the task, with the tasks that exist.",
 			files: map[string]map[string]string{
 				"base": baseFiles,
 				"ext":  {"framework.yaml": "name: e\nversion: \"1\"\nextends: {path: ../base}\ntasks:\n  x:\n    from: base/nope\n"},
 			},
-			top:   "ext",
-			want:  []string{`from: "base/nope" names no task of the base`, "backup, deploy"},
-			check: func(err error) bool { var me *MergeError; return errors.As(err, &me) },
+			top:  "ext",
+			want: []string{`framework.yaml:6: task "x": from: "base/nope" names no task of the base`, "backup, deploy"},
+			check: func(err error) bool {
+				var me *MergeError
+				return errors.As(err, &me) && len(diag.From(err)) == 1 && diag.From(err)[0].File == "framework.yaml"
+			},
 		},
 		"UnknownBaseTemplate": {
 			reason: "base/<file> naming no base template is an error.",

@@ -14,18 +14,25 @@ import (
 const base = bundle.BasePrefix
 
 // MergeError is a reference from an extension to its base that does not
-// resolve.
+// resolve, each at the task or plan that makes it.
 type MergeError struct {
 	Framework string
-	Problems  []string
+	Problems  []*diag.Diagnostic
 }
 
 func (e *MergeError) Error() string {
-	if len(e.Problems) == 1 {
-		return fmt.Sprintf("cannot extend base of %q: %s", e.Framework, e.Problems[0])
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Error()
 	}
-	return fmt.Sprintf("cannot extend base of %q:\n  %s", e.Framework, strings.Join(e.Problems, "\n  "))
+	if len(lines) == 1 {
+		return fmt.Sprintf("cannot extend base of %q: %s", e.Framework, lines[0])
+	}
+	return fmt.Sprintf("cannot extend base of %q:\n  %s", e.Framework, strings.Join(lines, "\n  "))
 }
+
+// Diagnostics implements diag.Carrier.
+func (e *MergeError) Diagnostics() []*diag.Diagnostic { return e.Problems }
 
 // Merge builds the framework that ext describes on top of b, following
 // KEP-0012 and KEP-0009:
@@ -54,8 +61,10 @@ func (e *MergeError) Error() string {
 func Merge(b, ext *bundle.Bundle) (*bundle.Bundle, error) {
 	out := mergeMeta(b, ext)
 	mergeFiles(out, b, ext)
-	var problems []string
-	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	var problems []*diag.Diagnostic
+	fail := func(at bundle.Pos, format string, args ...any) {
+		problems = append(problems, diag.Newf(at.File, at.Line, "", format, args...))
+	}
 	out.Tasks = mergeTasks(b, ext, fail)
 	out.Plans = mergePlans(b, ext, fail)
 	out.Params = mergeParams(b.Params, ext.Params)
@@ -129,7 +138,7 @@ func overlay(files, over map[string][]byte) map[string][]byte {
 // mergeTasks: the base's tasks under base/<name>, and under <name> unless
 // the extension replaces them; then the extension's, with `from:` copying
 // a base task's files.
-func mergeTasks(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Task {
+func mergeTasks(b, ext *bundle.Bundle, fail func(bundle.Pos, string, ...any)) []*bundle.Task {
 	var out []*bundle.Task
 	defined := map[string]bool{}
 	for _, t := range ext.Tasks {
@@ -148,7 +157,7 @@ func mergeTasks(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Task
 		if t.From != "" {
 			bt := b.Task(strings.TrimPrefix(t.From, base))
 			if !strings.HasPrefix(t.From, base) || bt == nil {
-				fail("%s: task %q: from: %q names no task of the base (tasks: %s)", t.Pos.File, t.Name, t.From, taskNames(b))
+				fail(t.Pos, "task %q: from: %q names no task of the base (tasks: %s)", t.Name, t.From, taskNames(b))
 				continue
 			}
 			taskFrom(&nt, t, bt)
@@ -174,7 +183,7 @@ func taskFrom(nt, t, bt *bundle.Task) {
 
 // mergePlans: the base's plans the extension does not replace, then the
 // extension's, with `from:` appending steps to a base plan's.
-func mergePlans(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Plan {
+func mergePlans(b, ext *bundle.Bundle, fail func(bundle.Pos, string, ...any)) []*bundle.Plan {
 	var out []*bundle.Plan
 	extPlans := map[string]*bundle.Plan{}
 	for _, p := range ext.Plans {
@@ -190,7 +199,7 @@ func mergePlans(b, ext *bundle.Bundle, fail func(string, ...any)) []*bundle.Plan
 		if p.From != "" {
 			bp := b.Plan(strings.TrimPrefix(p.From, base))
 			if !strings.HasPrefix(p.From, base) || bp == nil {
-				fail("%s: plan %q: from: %q names no plan of the base (plans: %s)", p.Pos.File, p.Name, p.From, planNames(b))
+				fail(p.Pos, "plan %q: from: %q names no plan of the base (plans: %s)", p.Name, p.From, planNames(b))
 				continue
 			}
 			np.Phases = appendSteps(prefixPlan(bp).Phases, p.Phases, ext.Format)

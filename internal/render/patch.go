@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -25,6 +26,21 @@ type PatchError struct {
 func (e *PatchError) Error() string { return fmt.Sprintf("patch %s: %v", e.Patch, e.Err) }
 
 func (e *PatchError) Unwrap() error { return e.Err }
+
+// Diagnostics implements diag.Carrier: the problems of the patch, in the
+// patch file unless they name another.
+func (e *PatchError) Diagnostics() []*diag.Diagnostic {
+	inner := diag.From(e.Err)
+	out := make([]*diag.Diagnostic, len(inner))
+	for i, d := range inner {
+		c := *d
+		if c.File == "" {
+			c.File = e.Patch
+		}
+		out[i] = &c
+	}
+	return out
+}
 
 // Task renders a task's resources and applies its patches: first
 // `patches`, then `patchesStrategicMerge`, each file in order. Patch files

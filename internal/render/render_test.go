@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
@@ -546,5 +547,15 @@ func TestErrorMessage(t *testing.T) {
 				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestPatchErrorDiagnostics: a patch's problem is located in the patch
+// file, unless it names another place (issue 25.3).
+func TestPatchErrorDiagnostics(t *testing.T) {
+	err := &render.Error{Task: "app", Where: "deploy.main.app", Err: &render.PatchError{Patch: "templates/p.yaml", Err: errors.New("no resource matches")}}
+	want := []*diag.Diagnostic{{File: "templates/p.yaml", Msg: "task app in deploy.main.app: no resource matches"}}
+	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
+		t.Errorf("diag.From: -want +got:\n%s", diff)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -119,9 +120,29 @@ func Key(o *object.Object) string {
 }
 
 // MismatchError lists pinned resource versions that the render does not
-// reproduce.
+// reproduce, each "<Key>: <what differs>".
 type MismatchError struct {
 	Mismatches []string
+}
+
+// Diagnostics implements diag.Carrier: one per mismatch, about its object
+// (the pin is spec.expectedResourceVersions of the FunctionConfig).
+func (e *MismatchError) Diagnostics() []*diag.Diagnostic {
+	out := make([]*diag.Diagnostic, len(e.Mismatches))
+	for i, m := range e.Mismatches {
+		key, msg, _ := strings.Cut(m, ": ")
+		d := &diag.Diagnostic{Msg: msg + " (spec.expectedResourceVersions)"}
+		switch parts := strings.Split(key, "/"); len(parts) {
+		case 2:
+			d.Resource = &diag.Resource{Kind: parts[0], Name: parts[1]}
+		case 3:
+			d.Resource = &diag.Resource{Kind: parts[0], Namespace: parts[1], Name: parts[2]}
+		default:
+			d.Msg = m
+		}
+		out[i] = d
+	}
+	return out
 }
 
 func (e *MismatchError) Error() string {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -91,5 +92,17 @@ func TestCheck(t *testing.T) {
 	}
 	if !strings.Contains(me.Mismatches[0], "pinned sha256:old") || !strings.Contains(me.Mismatches[1], "not in the output") {
 		t.Errorf("mismatches: %v", me.Mismatches)
+	}
+	// one diagnostic per mismatch, about its object (issue 25.3)
+	var got []string
+	for _, d := range diag.From(err) {
+		got = append(got, d.Resource.String()+": "+d.Msg)
+	}
+	want := []string{
+		"ConfigMap ns/c: resource version is " + v["ConfigMap/ns/c"] + ", pinned sha256:old (spec.expectedResourceVersions)",
+		"Secret ns/gone: pinned but not in the output (spec.expectedResourceVersions)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics: -want +got:\n%s", diff)
 	}
 }
