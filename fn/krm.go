@@ -630,13 +630,13 @@ func Result(d *diag.Diagnostic) *KRMResult {
 	}
 	if d.File != "" {
 		r.File = &ResultFile{Path: d.File}
-		if d.Line > 0 {
-			r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
-			r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
-			if d.Column > 0 {
-				r.Message = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Msg)
-				r.Tags["column"] = fmt.Sprint(d.Column)
-			}
+	}
+	if d.Line > 0 && (d.File != "" || d.Field != "" || d.Resource != nil) {
+		r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
+		r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
+		if d.Column > 0 {
+			r.Message = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Msg)
+			r.Tags["column"] = fmt.Sprint(d.Column)
 		}
 	}
 	if d.Field != "" {

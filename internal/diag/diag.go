@@ -306,37 +306,28 @@ type inDir struct {
 
 func (e *inDir) Error() string {
 	msg := e.err.Error()
+	var pairs []string
 	seen := map[string]bool{}
 	for _, d := range From(e.err) {
 		if f := d.File; f != "" && !path.IsAbs(f) && !seen[f] {
 			seen[f] = true
-			msg = replaceFile(msg, f, path.Join(e.dir, f))
+			to := path.Join(e.dir, f)
+			if strings.HasPrefix(msg, f+":") {
+				msg = to + strings.TrimPrefix(msg, f)
+			}
+			// a place starts after a space, a line break or a parenthesis
+			for _, before := range []string{" ", "\n", "\t", "("} {
+				pairs = append(pairs, before+f+":", before+to+":")
+			}
 		}
 	}
-	return msg
+	if len(pairs) == 0 {
+		return msg
+	}
+	return strings.NewReplacer(pairs...).Replace(msg) // one pass, however many files
 }
 
 func (e *inDir) Unwrap() error { return e.err }
-
-// replaceFile names the file from as to where msg names it as a place:
-// "from:" at the start of msg or after a space or a parenthesis.
-func replaceFile(msg, from, to string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(msg, from+":")
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		b.WriteString(msg[:i])
-		if i == 0 || strings.ContainsRune(" \n\t(", rune(msg[i-1])) {
-			b.WriteString(to)
-		} else {
-			b.WriteString(from)
-		}
-		msg = msg[i+len(from):]
-	}
-}
 
 // Diagnostics implements [Carrier].
 func (e *inDir) Diagnostics() []*Diagnostic {

@@ -148,6 +148,10 @@ type Item struct {
 	Parent string
 	// marker is the processed-by marker of the object's request.
 	marker string
+	// dir is the folder of a dependency's package relative to the
+	// rendered bundle, when known: problems of the object are in
+	// dir/Meta.Template.
+	dir string
 }
 
 // StepRef names a step of a plan of an instance.
@@ -265,7 +269,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		lookup = append(append([]*object.Object{}, lookup...), more...)
 	}
 	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference}); err != nil {
-		return nil, fmt.Errorf("cannot resolve references: %w", err)
+		return nil, placeProblems("cannot resolve references", err, items)
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
 		return nil, err

@@ -182,6 +182,7 @@ func (in *instance) common(u *plan.Unit) error {
 		c.items = append(c.items, Item{
 			Obj: rd.Obj, Wave: -1, ServerSideApply: ServerSideApply(b, in.req.ServerSideApply),
 			Meta: enhance.Meta{OperatorName: b.Name, OperatorVersion: b.Version, Source: source, Origin: origin, Template: rd.Template},
+			dir:  in.units[u].dir,
 		})
 	}
 	in.commonList = append(in.commonList, c)
@@ -295,6 +296,9 @@ func (in *instance) item(e *plan.Entry) Item {
 		if u.Parent != nil {
 			it.Parent = u.Parent.Instance
 		}
+		if cu := in.units[u]; cu != nil {
+			it.dir = cu.dir
+		}
 	}
 	return it
 }
@@ -315,7 +319,13 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if err != nil {
 		return nil, child.in(err)
 	}
-	in.warnings = append(in.warnings, b.Warnings...)
+	for _, w := range b.Warnings {
+		c := *w
+		if c.File != "" {
+			c.File = child.file(c.File)
+		}
+		in.warnings = append(in.warnings, &c)
+	}
 	name := t.Operator.InstanceName
 	if name == "" {
 		name = parent.Instance + "-" + b.Name

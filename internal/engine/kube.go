@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"slices"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -22,8 +23,8 @@ func kubeVersion(opts Options) versions.Version {
 // place fills the template file and line of a diagnostic about the i-th
 // item's object.
 func place(d *diag.Diagnostic, it Item) {
-	if d.File == "" {
-		d.File = it.Meta.Template
+	if d.File == "" && it.Meta.Template != "" {
+		d.File = path.Join(it.dir, it.Meta.Template)
 	}
 	if d.Line == 0 && it.Obj.Line != nil {
 		d.Line = it.Obj.Line(d.Field)
