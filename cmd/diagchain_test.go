@@ -194,8 +194,16 @@ func krmProblems(t *testing.T, dir, config string) []problem {
 	if err == nil {
 		t.Fatal("the KRM function succeeded")
 	}
+	// the results as kpt reads them (kyaml's framework.Result)
 	var rl struct {
-		Results []*fn.KRMResult `yaml:"results"`
+		Results []struct {
+			Message     string            `yaml:"message"`
+			Severity    string            `yaml:"severity"`
+			Tags        map[string]string `yaml:"tags"`
+			File        *struct{ Path string }
+			Field       *struct{ Path string }
+			ResourceRef *kyaml.ResourceIdentifier `yaml:"resourceRef"`
+		} `yaml:"results"`
 	}
 	if err := kyaml.Unmarshal(out, &rl); err != nil {
 		t.Fatalf("output ResourceList: %v\n%s", err, out)
