@@ -13,9 +13,14 @@
 //
 // The fields map one-to-one onto kyaml's framework.Result (message,
 // severity, resourceRef, field.path, file.path); the KRM adapter does the
-// mapping, so kpt and kustomize can point at the problem. [From] collects
-// the diagnostics of any error chain, including errors of other types,
-// which become a diagnostic with only a message.
+// mapping, so kpt and kustomize can point at the problem. Every error
+// type that knows where its problems are is a [Carrier], wrappers that add
+// context included (a KudoOperator dependency, a task), so the CLI message
+// and the KRM results tell the same places. [From] collects the
+// diagnostics of any error tree (every branch of a joined error); an error
+// without any becomes a diagnostic with only a message. [InDir] gives the
+// files of a KudoOperator dependency's problems relative to the package
+// rendered.
 //
 // A limit that was hit is a [LimitError]: it names the limit, its value and
 // the flag (or FunctionConfig field) that raises it.
