@@ -47,7 +47,7 @@ func placeProblems(head string, err error, items []Item) error {
 			c := *d
 			if it := itemOf(items, c.Resource); it != nil && c.File == "" {
 				place(&c, *it)
-				if len(ds) == 1 { // the message names the place too
+				if len(ds) == 1 && c.File != "" { // the message names the place too
 					line = placePrefix(&c) + line
 				}
 			}
