@@ -125,6 +125,16 @@ func TestDiagnosticChain(t *testing.T) {
 				"  nodes: \"{{ .Params.NODE_COUNT }}\"\n  port:\n    getValueFrom: {kind: Service, name: missing, path: '{.spec.ports[0].port}'}\n"}),
 			want: []problem{{File: "templates/cm.yaml", Line: 7, Field: "data.port", Resource: "ConfigMap ns/cache"}},
 		},
+		"References": {
+			reason: "Every reference that does not resolve is a problem of its own (they were joined into one result).",
+			files: chainFramework(map[string]string{"pkg/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cache\ndata:\n" +
+				"  port:\n    getValueFrom: {kind: Service, name: missing, path: '{.spec.ports[0].port}'}\n" +
+				"  host:\n    getValueFrom: {kind: Service, name: gone, path: '{.metadata.name}'}\n"}),
+			want: []problem{
+				{File: "templates/cm.yaml", Line: 8, Field: "data.host", Resource: "ConfigMap ns/cache"},
+				{File: "templates/cm.yaml", Line: 6, Field: "data.port", Resource: "ConfigMap ns/cache"},
+			},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
