@@ -90,7 +90,7 @@ flat: an inlined struct's key
 			reason: "The keys of an inlined struct are known at its parent's level, the others are still refused.",
 			yaml:   "flat: a\nflta: b\n",
 			want: want{
-				problems: []problemView{{File: "f.yaml", Line: 2, Field: ""}},
+				problems: []problemView{{File: "f.yaml", Line: 2, Field: "flta"}},
 				msgs:     []string{`unknown field "flta"`},
 			},
 		},
