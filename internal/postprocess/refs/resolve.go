@@ -23,6 +23,11 @@ type Options struct {
 	// Edge, when set, is told of every resolved reference: the object that
 	// reads, the object read and the field of the reference.
 	Edge func(from, to *object.Object, field string)
+	// SecretCopy, when set, is told of every field of a non-Secret object
+	// whose value was copied out of a Secret, directly or through other
+	// references and transformers, with that value; only when Resolve
+	// succeeds.
+	SecretCopy func(obj *object.Object, field string, value any)
 }
 
 // Resolve replaces every getValueFrom reference in objs, in place, by its
@@ -115,6 +120,17 @@ type ref struct {
 	// secret is the Secret the value was copied out of, directly or
 	// through other references; nil when none.
 	secret *doc
+}
+
+// value is the value the reference was replaced by.
+func (x *ref) value() any {
+	switch p := x.parent.(type) {
+	case map[string]any:
+		return p[x.at.key]
+	case []any:
+		return p[x.at.idx]
+	}
+	return nil
 }
 
 func (x *ref) set(v any) {
@@ -289,6 +305,9 @@ func (r *resolver) secretCopies() ([]string, error) {
 		for _, x := range d.refs {
 			if x.secret == nil {
 				continue
+			}
+			if r.opts.SecretCopy != nil {
+				r.opts.SecretCopy(d.orig, pathString(x.path), x.value())
 			}
 			e := &SecretCopyError{Ref: r.where(x), Secret: r.describe(x.secret)}
 			if r.opts.FailOnSecretCopy {
@@ -647,8 +666,13 @@ func (r *resolver) compute(x *ref) error {
 		return r.notFound(x, sp, &ValueNotFoundError{Ref: r.where(x), Source: r.describe(t), Path: sp.path.text, Reason: reason})
 	}
 	v = copyValue(v)
+	fromSecret := secret != nil || isSecret(t.gk)
 	for i, tr := range sp.transformers {
+		in := v
 		if v, err = tr.fn(v); err != nil {
+			if fromSecret { // the message must not quote the Secret's value
+				err = hideValue(err, in)
+			}
 			return &TransformError{Ref: r.where(x), Index: i, Transformer: tr.name, Err: err}
 		}
 	}

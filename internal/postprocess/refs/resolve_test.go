@@ -899,3 +899,88 @@ func TestNumbersNormalized(t *testing.T) {
 		t.Errorf("Resolve(...): -want, +got:\n%s", diff)
 	}
 }
+
+// TestSecretCopyCallback: SecretCopy is told of every field whose value
+// came out of a Secret, with the value as written (a map copied whole, a
+// transformed value, a value reached through another object), and of
+// nothing else.
+func TestSecretCopyCallback(t *testing.T) {
+	o := decodeStream(t, `
+apiVersion: v1
+kind: Secret
+metadata: {name: db, namespace: ns}
+stringData: {user: orders, password: hunter2hunter2}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: whole, namespace: ns}
+data:
+  m: {getValueFrom: {kind: Secret, name: db, path: '{.stringData}'}}
+  b64: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}', format-transformers: [StringToBase64]}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: chain, namespace: ns}
+data:
+  json: {getValueFrom: {kind: ConfigMap, name: whole, path: '{.data.m}', format-transformers: [ObjectToJson]}}
+  name: {getValueFrom: {kind: ConfigMap, name: whole, path: '{.metadata.name}'}}
+`)
+	got := map[string]any{}
+	err := Resolve(o, nil, Options{SecretCopy: func(obj *object.Object, field string, v any) {
+		got[obj.Name()+" "+field] = v
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"whole data.m":    map[string]any{"user": "orders", "password": "hunter2hunter2"},
+		"whole data.b64":  "aHVudGVyMmh1bnRlcjI=",
+		"chain data.json": `{"password":"hunter2hunter2","user":"orders"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("-want +got:\n%s", diff)
+	}
+}
+
+// TestTransformErrorHidesSecret: a transformer failing on a value read out
+// of a Secret (directly or through another object) does not quote it; on
+// any other value it does.
+func TestTransformErrorHidesSecret(t *testing.T) {
+	objs := `
+apiVersion: v1
+kind: Secret
+metadata: {name: db, namespace: ns}
+stringData: {password: hunter2hunter2, short: abc, port: "5432", long: ` + strings.Repeat("x", 100) + `}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: copy, namespace: ns}
+data:
+  pw: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}}
+  port: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.port}', format-transformers: [StringToInt]}}
+  plain: not-a-number
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: bad, namespace: ns}
+data:
+  direct: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.short}', format-transformers: [StringToInt]}}
+  b64: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.long}', format-transformers: [Base64ToString]}}
+  chain: {getValueFrom: {kind: ConfigMap, name: copy, path: '{.data.pw}', format-transformers: [StringToInt]}}
+  plain: {getValueFrom: {kind: ConfigMap, name: copy, path: '{.data.plain}', format-transformers: [StringToInt]}}
+  number: {getValueFrom: {kind: ConfigMap, name: copy, path: '{.data.port}', format-transformers: [Base64ToString]}}
+`
+	err := Resolve(decodeStream(t, objs), nil, Options{})
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	msg := err.Error()
+	for _, secret := range []string{"hunter2", `"abc"`, "xxxxxxxx", "5432"} {
+		if strings.Contains(msg, secret) {
+			t.Errorf("the error quotes the secret %s:\n%s", secret, msg)
+		}
+	}
+	if !strings.Contains(msg, `"not-a-number" is not an integer`) || strings.Count(msg, "(secret value hidden)") != 4 {
+		t.Errorf("want the plain value quoted and four values hidden:\n%s", msg)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kudo-render/kudo-render/internal/redact"
 )
 
 // transformer is one named entry of format-transformers.
@@ -128,6 +130,19 @@ func numErr(s, what string, err error) error {
 		return fmt.Errorf("%q is out of range for %s", abbrev(s), what)
 	}
 	return fmt.Errorf("%q is not %s", abbrev(s), what)
+}
+
+// hideValue is err with v (a value read out of a Secret) hidden in its
+// message.
+func hideValue(err error, v any) error {
+	s := redact.New()
+	s.AddCopied(v)
+	msg := s.Mask(err.Error())
+	switch v.(type) {
+	case int64, float64, bool: // written unquoted ("got the integer 5432")
+		msg = strings.ReplaceAll(msg, fmt.Sprint(v), redact.Hidden)
+	}
+	return errors.New(msg)
 }
 
 // abbrev shortens long values in messages.
