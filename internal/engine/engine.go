@@ -185,6 +185,10 @@ type Options struct {
 	// Reference, when set, is told of every resolved getValueFrom
 	// reference: the object that reads, the object read, the field.
 	Reference func(from, to *object.Object, field string)
+	// SecretCopy, when set, is told of every field of a non-Secret object
+	// that a reference filled with a value out of a Secret (directly or
+	// through other references and transformers), with that value.
+	SecretCopy func(obj *object.Object, field string, value any)
 	// ToggledOff, when set, is told of every Toggle task that leaves its
 	// objects out (its parameter is false), with the objects it would
 	// render, in output order of the requests.
@@ -233,7 +237,9 @@ func Objects(items []Item) []*object.Object {
 
 // RenderWith renders every request: objects are enhanced, their
 // cross-resource references resolved, their dependencies hashed, decorated
-// by the adapter, digested and sorted. It is all or nothing.
+// by the adapter, digested and sorted. It is all or nothing. Once the
+// templates are rendered, errors, warnings and notes hide the values of
+// the render's Secrets (package internal/redact).
 func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	items, warnings, off, err := renderAll(reqs)
 	if err != nil {
@@ -244,12 +250,25 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 			opts.ToggledOff(t)
 		}
 	}
+	sec := &secrets{objs: append(Objects(items), opts.Lookup...)}
+	opts = sec.options(opts)
 	if err := report(warnings, opts); err != nil {
-		return nil, err
+		return nil, sec.err(err)
 	}
+	if err := process(items, reqs, opts, sec); err != nil {
+		return nil, sec.err(err)
+	}
+	Sort(items)
+	return items, nil
+}
+
+// process runs the stages after rendering: typing, KUDO's labels,
+// conversions, references, dependency hashes, the adapter's annotations,
+// digests and validation.
+func process(items []Item, reqs []Request, opts Options, sec *secrets) error {
 	objs := Objects(items)
 	if err := normalize(objs, items, opts); err != nil {
-		return nil, err
+		return err
 	}
 	scopes := enhance.ScopesOf(objs)
 	// An object listed twice is enhanced twice, in item order.
@@ -258,35 +277,34 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	// changed are written out, and some come from the labels (the selector
 	// extensions/v1beta1 took from the pod template's labels).
 	if err := convert(items, opts); err != nil {
-		return nil, err
+		return err
 	}
 	lookup := opts.Lookup
 	if opts.LookupFunc != nil && refs.AnyReference(objs) {
 		more, err := opts.LookupFunc()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		lookup = append(append([]*object.Object{}, lookup...), more...)
+		sec.objs = append(sec.objs, more...)
 	}
-	if err := refs.Resolve(objs, lookup, refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference}); err != nil {
-		return nil, placeProblems("cannot resolve references", err, items)
+	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy}
+	if err := refs.Resolve(objs, lookup, ro); err != nil {
+		return placeProblems("cannot resolve references", err, items)
 	}
 	if err := enhance.DependenciesHash(objs); err != nil {
-		return nil, err
+		return err
 	}
 	if opts.Decorate != nil {
 		opts.Decorate(items)
 	}
 	if err := finish(items, reqs); err != nil {
-		return nil, err
+		return err
 	}
 	if !opts.NoValidate {
-		if err := validateItems(items, opts); err != nil {
-			return nil, err
-		}
+		return validateItems(items, opts)
 	}
-	Sort(items)
-	return items, nil
+	return nil
 }
 
 // renderAll renders the requests on all cores and returns their items in

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/redact"
+	"github.com/kudo-render/kudo-render/object"
+)
+
+// secrets hides the values of a render's Secrets in its errors, warnings
+// and notes: the values the Secrets hold (where a message quotes them
+// whole, in long runs, encoded or digested) and every value a reference
+// copied out of one (wherever it appears). The set is built on first
+// use: a render without errors or warnings pays nothing.
+type secrets struct {
+	objs   []*object.Object
+	copied []any
+	set    *redact.Set
+}
+
+func (s *secrets) get() *redact.Set {
+	if s.set == nil {
+		s.set = redact.New()
+		s.set.AddSecrets(s.objs, true)
+		for _, v := range s.copied {
+			s.set.AddCopied(v)
+		}
+	}
+	return s.set
+}
+
+// copy records a value copied out of a Secret.
+func (s *secrets) copy(v any) {
+	s.copied = append(s.copied, v)
+	if s.set != nil {
+		s.set.AddCopied(v)
+	}
+}
+
+// err masks an error.
+func (s *secrets) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	return s.get().Error(err)
+}
+
+// options are opts with its warnings and notes masked, and references
+// that copy out of Secrets recorded.
+func (s *secrets) options(opts Options) Options {
+	if w := opts.Warn; w != nil {
+		opts.Warn = func(msg string) { w(s.get().Mask(msg)) }
+	}
+	if n := opts.Note; n != nil {
+		opts.Note = func(d *diag.Diagnostic) { n(s.get().Diagnostic(d)) }
+	}
+	sc := opts.SecretCopy
+	opts.SecretCopy = func(obj *object.Object, field string, v any) {
+		s.copy(v)
+		if sc != nil {
+			sc(obj, field, v)
+		}
+	}
+	return opts
+}
