@@ -121,26 +121,13 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot render the new side: %w", err)
 	}
-	opts.SecretValues = append(copiedSecrets(from), copiedSecrets(to)...)
+	opts.SecretValues = append(append([]any{}, from.SecretValues...), to.SecretValues...)
 	rep, err := diff.Compare(from.Items, to.Items, opts)
 	if err != nil {
 		return nil, false, err
 	}
 	text, err := writeReport(rep, f, to)
 	return text, rep.HasChanges(), err
-}
-
-// copiedSecrets are the values references copied from Secrets.
-func copiedSecrets(in graph.Input) []string {
-	var out []string
-	for _, r := range in.Refs {
-		if r.To.Group() == "" && r.To.Kind() == "Secret" {
-			if v := diff.CopiedSecret(r.From, r.Field); v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
 }
 
 // diffOptions checks the flags that shape the report.

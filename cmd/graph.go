@@ -110,6 +110,7 @@ func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer) (graph.Input,
 		in.Refs = append(in.Refs, graph.Ref{From: from, To: to, Field: field})
 	}
 	opts.ToggledOff = func(t engine.OffToggle) { in.Off = append(in.Off, t) }
+	opts.SecretCopy = func(_ *object.Object, _ string, v any) { in.SecretValues = append(in.SecretValues, v) }
 	in.Items, err = engine.RenderWith(opts, req)
 	return in, err
 }

@@ -236,16 +236,24 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// TestDiffMasksCopiedSecrets: a Secret's value that a getValueFrom
-// reference copies into another object is masked there too.
+// TestDiffMasksCopiedSecrets: a Secret's value that getValueFrom
+// references copy into other objects is masked there too, however it got
+// there: a single value, the whole stringData map, a JSON or base64
+// transform, a chain of ConfigMaps.
 func TestDiffMasksCopiedSecrets(t *testing.T) {
 	dir := t.TempDir()
+	ref := func(kind, name, path, tr string) string {
+		return "{getValueFrom: {kind: " + kind + ", name: " + name + ", path: '" + path + "'" + tr + "}}"
+	}
 	files := map[string]string{
 		"framework.yaml":        "name: app\nversion: \"1\"\ntasks:\n  all: {resources: [secret.yaml, cm.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n",
 		"params.yaml":           "password: {default: initial-password-value}\n",
-		"templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: {{ .Params.password | quote }}}\n",
-		"templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dsn}\ndata:\n  dsn:\n    getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}\n",
-		"render.yaml":           "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: app, namespace: ns}\nspec:\n  framework: {path: .}\n  failOnSecretCopy: false\n",
+		"templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: {{ .Params.password | quote }}, user: app}\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dsn}\ndata:\n  dsn: " + ref("Secret", "db", "{.stringData.password}", "") +
+			"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: whole}\ndata: " + ref("Secret", "db", "{.stringData}", "") +
+			"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: json}\ndata:\n  j: " + ref("Secret", "db", "{.stringData}", ", format-transformers: [ObjectToJson]") +
+			"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: chain}\ndata:\n  b: " + ref("ConfigMap", "whole", "{.data.password}", ", format-transformers: [StringToBase64]") + "\n",
+		"render.yaml": "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: app, namespace: ns}\nspec:\n  framework: {path: .}\n  failOnSecretCopy: false\n",
 	}
 	if err := benchinput.WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
@@ -254,13 +262,15 @@ func TestDiffMasksCopiedSecrets(t *testing.T) {
 	for _, format := range []string{"text", "markdown", "json"} {
 		out, errs, err := run("diff", cfg, "--from-param", "password=old-password-value", "--to-param", "password=new-password-value", "-o", format)
 		assertExit(t, err, 1)
-		for _, secret := range []string{"old-password-value", "new-password-value"} {
+		for _, secret := range []string{"old-password-value", "new-password-value", "b2xkLXBhc3N3b3JkLXZhbHVl", "bmV3LXBhc3N3b3JkLXZhbHVl"} {
 			if strings.Contains(out, secret) {
 				t.Errorf("%s: the copied secret %q is printed:\n%s", format, secret, out)
 			}
 		}
-		if !strings.Contains(out, "data.dsn") || !strings.Contains(out, "stringData.password") {
-			t.Errorf("%s: the changed fields are not named:\n%s\n%s", format, out, errs)
+		for _, field := range []string{"data.dsn", "stringData.password", "data.password", "data.j", "data.b"} {
+			if !strings.Contains(out, field) {
+				t.Errorf("%s: the changed field %s is not named:\n%s\n%s", format, field, out, errs)
+			}
 		}
 	}
 }

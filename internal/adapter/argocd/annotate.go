@@ -49,3 +49,14 @@ func withSyncOption(existing, opt string) string {
 	}
 	return existing + "," + opt
 }
+
+// AnnHelmHook is Helm's hook annotation, which Argo CD honours as a hook.
+const AnnHelmHook = "helm.sh/hook"
+
+// Hooked reports whether Argo CD runs o as a hook (applied once in its
+// phase, then deleted by its policy, and never kept in sync) because of
+// an annotation: argocd.argoproj.io/hook or helm.sh/hook, whoever wrote
+// it.
+func Hooked(o *object.Object) bool {
+	return o.String("metadata", "annotations", AnnHook) != "" || o.String("metadata", "annotations", AnnHelmHook) != ""
+}

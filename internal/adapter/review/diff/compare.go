@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -146,9 +147,11 @@ type Options struct {
 	// Context is the number of unchanged lines shown around changed
 	// lines of long strings; 0: 2.
 	Context int
-	// SecretValues are values copied from Secrets into other objects
-	// (CopiedSecret): masked wherever they appear, unless ShowSecrets.
-	SecretValues []string
+	// SecretValues are values references copied out of Secrets into
+	// other objects (engine.Options.SecretCopy), strings, numbers or maps
+	// and lists of them: masked wherever they appear, in every form
+	// (package internal/redact), unless ShowSecrets.
+	SecretValues []any
 }
 
 // Compare compares two renders. Objects come in the order of the new
@@ -160,6 +163,7 @@ func Compare(from, to []engine.Item, opts Options) (*Report, error) {
 	if opts.Context == 0 {
 		opts.Context = 2
 	}
+	sec := newSecrets(from, to, opts)
 	old := map[Key]*engine.Item{}
 	for i := range from {
 		old[KeyOf(from[i].Obj)] = &from[i]
@@ -169,7 +173,7 @@ func Compare(from, to []engine.Item, opts Options) (*Report, error) {
 	for i := range to {
 		k := KeyOf(to[i].Obj)
 		seen[k] = true
-		o, err := compareOne(k, old[k], &to[i], opts)
+		o, err := compareOne(k, old[k], &to[i], opts, sec)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +183,7 @@ func Compare(from, to []engine.Item, opts Options) (*Report, error) {
 	}
 	for i := range from {
 		if k := KeyOf(from[i].Obj); !seen[k] {
-			o := body(k, Removed, &from[i], opts)
+			o := body(k, Removed, &from[i], opts, sec)
 			rep.Objects = append(rep.Objects, o)
 		}
 	}
@@ -188,9 +192,9 @@ func Compare(from, to []engine.Item, opts Options) (*Report, error) {
 
 // compareOne compares one object of the new render with its old version
 // (nil when it is new); nil when nothing changed.
-func compareOne(k Key, a, b *engine.Item, opts Options) (*Object, error) {
+func compareOne(k Key, a, b *engine.Item, opts Options, sec *secrets) (*Object, error) {
 	if a == nil {
-		o := body(k, Added, b, opts)
+		o := body(k, Added, b, opts, sec)
 		return &o, nil
 	}
 	moves := moves(a, b)
@@ -201,18 +205,18 @@ func compareOne(k Key, a, b *engine.Item, opts Options) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &Object{Key: k, APIVersion: b.Obj.APIVersion(), Status: Changed, Moves: moves, Wave: b.Wave, Hook: b.Hook}
-	secret := isSecret(k)
+	o := &Object{Key: sec.key(k), APIVersion: b.Obj.APIVersion(), Status: Changed, Moves: moves, Wave: b.Wave, Hook: hook(b)}
+	holder := sec.holds(k, a.Obj) || sec.holds(k, b.Obj)
 	ignored := 0
 	for _, c := range changes {
-		switch hidden(k.Kind, c.Path, opts) {
+		switch hidden(k.Kind, c, a, b, opts) {
 		case byIgnore:
 			ignored++
 			fallthrough
 		case byBookkeeping:
 			o.HiddenFields++
 		default:
-			o.Fields = append(o.Fields, field(c, secret, opts))
+			o.Fields = append(o.Fields, sec.field(k, holder, c, opts))
 		}
 	}
 	if len(o.Fields) == 0 && len(o.Moves) == 0 {
@@ -224,14 +228,19 @@ func compareOne(k Key, a, b *engine.Item, opts Options) (*Object, error) {
 	return o, nil
 }
 
+// hook reports whether an item runs once: kudo-render made it a hook, or
+// an annotation (a template's argocd.argoproj.io/hook or helm.sh/hook)
+// makes Argo CD run it as one.
+func hook(it *engine.Item) bool { return it.Hook || argocd.Hooked(it.Obj) }
+
 // moves are the changes of where an object is applied.
 func moves(a, b *engine.Item) []Move {
 	var out []Move
 	if a.Wave != b.Wave {
 		out = append(out, Move{What: "wave", From: strconv.Itoa(a.Wave), To: strconv.Itoa(b.Wave)})
 	}
-	if a.Hook != b.Hook {
-		out = append(out, Move{What: "hook", From: strconv.FormatBool(a.Hook), To: strconv.FormatBool(b.Hook)})
+	if ha, hb := hook(a), hook(b); ha != hb {
+		out = append(out, Move{What: "hook", From: strconv.FormatBool(ha), To: strconv.FormatBool(hb)})
 	}
 	if sa, sb := step(a.First), step(b.First); sa != sb {
 		out = append(out, Move{What: "step", From: sa, To: sb})
@@ -247,19 +256,18 @@ func step(s engine.StepRef) string {
 }
 
 // body describes an added or removed object whole.
-func body(k Key, st Status, it *engine.Item, opts Options) Object {
-	o := Object{Key: k, APIVersion: it.Obj.APIVersion(), Status: st, Wave: it.Wave, Hook: it.Hook}
+func body(k Key, st Status, it *engine.Item, opts Options, sec *secrets) Object {
+	o := Object{Key: sec.key(k), APIVersion: it.Obj.APIVersion(), Status: st, Wave: it.Wave, Hook: hook(it)}
 	shown := it.Obj.DeepCopy()
 	if !opts.ShowBookkeeping {
-		dropBookkeeping(shown)
+		dropBookkeeping(shown, it)
 	}
 	if !opts.ShowSecrets {
-		maskObject(k, shown)
-		maskValues(shown.Map, opts.SecretValues)
+		sec.maskObject(k, shown)
 	}
 	data, err := shown.Marshal()
 	if err != nil {
-		data = []byte(fmt.Sprintf("# cannot show the object: %v\n", err))
+		data = []byte(fmt.Sprintf("# cannot show the object: %s\n", sec.set.Mask(err.Error())))
 	}
 	o.Body = string(data)
 	return o

@@ -165,6 +165,43 @@ func TestCompare(t *testing.T) {
 			changes: true,
 		},
 		{
+			reason: "a template's Argo CD hook annotations are not bookkeeping: the object becomes a one-shot hook, a change and a move",
+			from:   func(t *testing.T) []engine.Item { return []engine.Item{item(t, deploy, 1, false)} },
+			to: func(t *testing.T) []engine.Item {
+				return []engine.Item{item(t, edit(deploy, "    kudorender.dev/resource-version: sha256:aaa\n",
+					"    kudorender.dev/resource-version: sha256:bbb\n    argocd.argoproj.io/hook: PreSync\n    argocd.argoproj.io/hook-delete-policy: HookSucceeded\n"), 1, false)}
+			},
+			want: []string{`changed Deployment.apps prod/web | hook:false->true | added metadata.annotations["argocd.argoproj.io/hook"]=->PreSync | ` +
+				`added metadata.annotations["argocd.argoproj.io/hook-delete-policy"]=->HookSucceeded | hidden 1`},
+			changes: true,
+		},
+		{
+			reason: "Helm's hook annotation, which Argo CD honours, makes a hook too",
+			from:   func(t *testing.T) []engine.Item { return []engine.Item{item(t, deploy, 1, false)} },
+			to: func(t *testing.T) []engine.Item {
+				return []engine.Item{item(t, edit(deploy, "sha256:aaa", "sha256:aaa\n    helm.sh/hook: pre-install"), 1, false)}
+			},
+			want:    []string{`changed Deployment.apps prod/web | hook:false->true | added metadata.annotations["helm.sh/hook"]=->pre-install`},
+			changes: true,
+		},
+		{
+			reason: "kudo-render's own hook and wave annotations are bookkeeping (the moves report them); a template's sync wave or a kudorender.dev/ key it invented is not",
+			from: func(t *testing.T) []engine.Item {
+				return []engine.Item{item(t, edit(job, "name: migrate,", "annotations: {argocd.argoproj.io/sync-wave: \"2\"}, name: migrate,"), 2, false)}
+			},
+			to: func(t *testing.T) []engine.Item {
+				return []engine.Item{
+					item(t, edit(job, "name: migrate,", "annotations: {argocd.argoproj.io/sync-wave: \"0\", argocd.argoproj.io/hook: Sync, argocd.argoproj.io/hook-delete-policy: HookSucceeded}, name: migrate,"), 0, true),
+					item(t, edit(cm, "name: cfg,", "annotations: {argocd.argoproj.io/sync-wave: \"-5\", kudorender.dev/mine: x}, name: cfg,"), 0, false),
+				}
+			},
+			want: []string{
+				"changed Job.batch prod/migrate | wave:2->0 | hook:false->true | step:i/deploy/main/s2->i/deploy/main/s0 | hidden 3",
+				`added ConfigMap prod/cfg`,
+			},
+			changes: true,
+		},
+		{
 			reason: "identical renders report nothing",
 			from: func(t *testing.T) []engine.Item {
 				return []engine.Item{item(t, deploy, 1, false), item(t, cm, 0, false)}
@@ -355,5 +392,25 @@ func TestLongListsCompared(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"changed X x | changed spec.hosts[2500]=v2500->changed"}, summary(r)); d != "" {
 		t.Error(d)
+	}
+}
+
+// TestBodyKeepsTemplateAnnotations: an added object's body leaves out
+// only what kudo-render wrote (its own wave), never a template's wave or
+// a kudorender.dev/ key kudo-render does not write.
+func TestBodyKeepsTemplateAnnotations(t *testing.T) {
+	cm := func(name, wave string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations: {argocd.argoproj.io/sync-wave: \"" + wave + "\", kudorender.dev/mine: x}\n"
+	}
+	r, err := Compare(nil, []engine.Item{item(t, cm("own", "3"), 3, false), item(t, cm("template", "-5"), 3, false)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, tmpl := r.Objects[0].Body, r.Objects[1].Body
+	if strings.Contains(own, "sync-wave") || !strings.Contains(tmpl, `argocd.argoproj.io/sync-wave: "-5"`) {
+		t.Errorf("the wave kudo-render wrote must go, the template's stay:\n%s\n%s", own, tmpl)
+	}
+	if !strings.Contains(own, "kudorender.dev/mine") {
+		t.Errorf("an annotation kudo-render does not write is hidden:\n%s", own)
 	}
 }

@@ -1,29 +1,51 @@
 package diff
 
 import (
-	"encoding/json"
+	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
-// Hidden replaces a secret value in every output.
-const Hidden = "(secret value hidden)"
+// AnnDependencies is KUDO's digest of the Secrets and ConfigMaps a pod
+// template mounts.
+const AnnDependencies = enhance.AnnDependencies
 
-// bookkeeping are the annotations kudo-render writes for itself, and the
-// ones that only restate a Move (wave, hook, step).
-var bookkeeping = []string{
-	"kudorender.dev/",
-	"kudo.dev/plan", "kudo.dev/phase", "kudo.dev/step",
-	"argocd.argoproj.io/sync-wave", "argocd.argoproj.io/hook", "argocd.argoproj.io/hook-delete-policy",
-}
-
-// isBookkeeping reports whether an annotation key is bookkeeping.
-func isBookkeeping(key string) bool {
-	for _, b := range bookkeeping {
-		if key == b || strings.HasSuffix(b, "/") && strings.HasPrefix(key, b) {
-			return true
-		}
+// restates reports whether an annotation is bookkeeping: one kudo-render
+// writes itself, with the value it writes for the item (its wave, hook,
+// step, provenance, digests), which the moves already report or which
+// only kudo-render reads. The same key written by a template with
+// another value (a sync wave, a hook that makes the object run once) is a
+// change like any other.
+func restates(key, value string, it *engine.Item) bool {
+	if it == nil {
+		return false
+	}
+	switch key {
+	case argocd.AnnSyncWave:
+		return value == strconv.Itoa(it.Wave)
+	case argocd.AnnHook:
+		return it.Hook && value == "Sync"
+	case argocd.AnnHookDeletePolicy:
+		return it.Hook && value == "HookSucceeded"
+	case enhance.AnnPlan:
+		return value == it.Meta.Plan
+	case enhance.AnnPhase:
+		return value == it.Meta.Phase
+	case enhance.AnnStep:
+		return value == it.Meta.Step
+	case enhance.AnnSource:
+		return value == it.Meta.Source
+	case enhance.AnnTemplate:
+		return value == it.Meta.Template
+	case enhance.AnnOrigin:
+		return value == it.Meta.Origin
+	case digest.AnnResourceVersion, digest.AnnProcessedBy:
+		return true // always written last, over whatever was there
 	}
 	return false
 }
@@ -35,24 +57,29 @@ const (
 	byIgnore
 )
 
-// hidden says whether and why a change is not shown.
-func hidden(kind string, p Path, opts Options) int {
+// hidden says whether and why a change between the items a and b is not
+// shown.
+func hidden(kind string, c Change, a, b *engine.Item, opts Options) int {
 	for _, r := range opts.Ignore {
-		if r.matches(kind, p) {
+		if r.matches(kind, c.Path) {
 			return byIgnore
 		}
 	}
-	if !opts.ShowBookkeeping && len(p) >= 3 && p[0].Key == "metadata" && p[1].Key == "annotations" && isBookkeeping(p[2].Key) {
+	p := c.Path
+	if opts.ShowBookkeeping || len(p) != 3 || p[0].Key != "metadata" || p[1].Key != "annotations" {
+		return shown
+	}
+	if (c.Op == OpAdded || restates(p[2].Key, c.From, a)) && (c.Op == OpRemoved || restates(p[2].Key, c.To, b)) {
 		return byBookkeeping
 	}
 	return shown
 }
 
 // dropBookkeeping removes the bookkeeping annotations of an object.
-func dropBookkeeping(o *object.Object) {
+func dropBookkeeping(o *object.Object, it *engine.Item) {
 	ann := o.MapAt("metadata", "annotations")
-	for k := range ann {
-		if isBookkeeping(k) {
+	for k, v := range ann {
+		if s, ok := v.(string); ok && restates(k, s, it) {
 			delete(ann, k)
 		}
 	}
@@ -63,44 +90,41 @@ func dropBookkeeping(o *object.Object) {
 
 func isSecret(k Key) bool { return k.Group == "" && k.Kind == "Secret" }
 
-// secretPath reports whether a field of an object holds secret values:
-// a Secret's data and stringData, and annotations that copy an object.
-func secretPath(secret bool, c Change) bool {
-	if secret && len(c.Path) >= 1 && (c.Path[0].Key == "data" || c.Path[0].Key == "stringData") {
+// digestOfSecrets reports whether an annotation is a digest over secret
+// data: KUDO's dependencies hash (an unsalted MD5 of the mounted Secrets:
+// a short password can be found back from it), the resource version of
+// an object that holds a secret, the processed-by marker when a render
+// holds Secrets (it digests the parameters they were rendered from).
+func (s *secrets) digestOfSecrets(key string, holder bool) bool {
+	switch key {
+	case AnnDependencies:
+		return true
+	case digest.AnnResourceVersion:
+		return holder
+	case digest.AnnProcessedBy:
+		return s.anySecret
+	}
+	return false
+}
+
+// secretPath reports whether a change is of a field that holds secret
+// values: a Secret's data and stringData, a digest of secret data, and
+// annotations that copy an object.
+func (s *secrets) secretPath(k Key, holder bool, c Change) bool {
+	if isSecret(k) && len(c.Path) >= 1 && (c.Path[0].Key == "data" || c.Path[0].Key == "stringData") {
 		return true
 	}
-	if secret && len(c.Path) == 3 && c.Path[2].Key == "kudorender.dev/resource-version" {
-		return true // a digest of the values
+	n := len(c.Path)
+	if n >= 3 && c.Path[n-2].Key == "annotations" && s.digestOfSecrets(c.Path[n-1].Key, holder) {
+		return true // that it changed is still shown (pods roll)
 	}
-	if n := len(c.Path); n >= 3 && c.Path[n-1].Key == "kudo.dev/dependencies-hash" && c.Path[n-2].Key == "annotations" {
-		// KUDO's unsalted MD5 of the mounted Secrets' data: a short
-		// password can be found back from it. That it changed is shown.
-		return true
-	}
-	return len(c.Path) == 3 && c.Path[0].Key == "metadata" && c.Path[1].Key == "annotations" &&
+	return n == 3 && c.Path[0].Key == "metadata" && c.Path[1].Key == "annotations" &&
 		(copiesObject(c.Path[2].Key, c.From) || copiesObject(c.Path[2].Key, c.To))
 }
 
-// copiesObject reports whether an annotation holds a copy of an object:
-// kubectl's last-applied configuration, or any JSON object with an
-// apiVersion and a kind.
-func copiesObject(key, value string) bool {
-	if key == "kubectl.kubernetes.io/last-applied-configuration" {
-		return true
-	}
-	v := strings.TrimSpace(value)
-	if !strings.HasPrefix(v, "{") {
-		return false
-	}
-	var m struct {
-		APIVersion *string `json:"apiVersion"`
-		Kind       *string `json:"kind"`
-	}
-	return json.Unmarshal([]byte(v), &m) == nil && m.APIVersion != nil && m.Kind != nil
-}
-
 // maskObject masks the secret values of an object shown whole.
-func maskObject(k Key, o *object.Object) {
+func (s *secrets) maskObject(k Key, o *object.Object) {
+	holder := s.holds(k, o)
 	if isSecret(k) {
 		for _, f := range []string{"data", "stringData"} {
 			if m, ok := o.Map[f].(map[string]any); ok {
@@ -112,20 +136,41 @@ func maskObject(k Key, o *object.Object) {
 			}
 		}
 	}
-	ann := o.MapAt("metadata", "annotations")
+	maskAnnotations(o.MapAt("metadata", "annotations"), func(key, v string) bool {
+		return copiesObject(key, v) || s.digestOfSecrets(key, holder)
+	})
+	for _, pt := range podTemplateAnnotations(o) {
+		maskAnnotations(pt, func(key, _ string) bool { return key == AnnDependencies })
+	}
+	s.set.MaskValue(o.Map)
+}
+
+func maskAnnotations(ann map[string]any, secret func(key, v string) bool) {
 	for key, v := range ann {
-		s, _ := v.(string)
-		if copiesObject(key, s) || isSecret(k) && key == "kudorender.dev/resource-version" {
+		str, _ := v.(string)
+		if secret(key, str) {
 			ann[key] = Hidden
 		}
 	}
 }
 
+// podTemplateAnnotations are the annotations of the pod templates of an
+// object, wherever a workload keeps them.
+func podTemplateAnnotations(o *object.Object) []map[string]any {
+	var out []map[string]any
+	for _, p := range [][]string{{"spec", "template"}, {"spec", "jobTemplate", "spec", "template"}} {
+		if m, ok := object.Get(o.Map, append(p, "metadata", "annotations")...).(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // field is a change as shown: masked when secret (unless
 // opts.ShowSecrets), long strings line by line.
-func field(c Change, secret bool, opts Options) Field {
-	f := Field{Path: c.Path, Op: c.Op, From: c.From, To: c.To}
-	if !opts.ShowSecrets && (secretPath(secret, c) || hasSecretValue(c.From, opts.SecretValues) || hasSecretValue(c.To, opts.SecretValues)) {
+func (s *secrets) field(k Key, holder bool, c Change, opts Options) Field {
+	f := Field{Path: s.path(c.Path), Op: c.Op, From: c.From, To: c.To}
+	if !s.show && (s.secretPath(k, holder, c) || s.value(c.From, c.Text) || s.value(c.To, c.Text)) {
 		f.Masked = true
 		f.From, f.To = Hidden, Hidden
 		switch c.Op {

@@ -2,6 +2,9 @@ package diff
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -171,6 +174,88 @@ func TestDependenciesHashNeverPrinted(t *testing.T) {
 		}
 		if !strings.Contains(out, "kudo.dev/dependencies-hash") {
 			t.Errorf("%s output does not name the changed annotation:\n%s", format, out)
+		}
+	}
+}
+
+// TestDerivedSecretsNeverPrinted: values that reach other objects out of
+// a Secret are masked in every format however they got there: a map
+// copied whole ({.stringData}), base64 and JSON transforms, a chain of
+// ConfigMaps (the values refs reports, Options.SecretValues), a
+// template's base64 or digest of a Secret's value (found without any
+// reference), and in an object's name. The changes are still reported.
+func TestDerivedSecretsNeverPrinted(t *testing.T) {
+	const pw, user = "hunter2hunter2", "orders"
+	sum := sha256.Sum256([]byte("old-" + pw))
+	secret := func(v string) string {
+		return "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData: {password: " + v + ", username: " + user + "}\n"
+	}
+	cm := func(name, v string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata: " + v + "\n"
+	}
+	oldJSON := `{"password":"old-` + pw + `","username":"orders"}`
+	from := []engine.Item{
+		item(t, secret("old-"+pw), 0, false),
+		item(t, cm("whole", "{password: old-"+pw+", username: orders}"), 0, false),
+		item(t, cm("json", "{j: '"+oldJSON+"'}"), 0, false),
+		item(t, cm("b64", "{b: "+base64.StdEncoding.EncodeToString([]byte("old-"+pw))+"}"), 0, false),
+		item(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, annotations: {checksum/secret: "+hex.EncodeToString(sum[:])+"}}\n", 0, false),
+	}
+	to := []engine.Item{
+		item(t, secret("new-"+pw), 0, false),
+		item(t, cm("whole", "{password: new-"+pw+", username: orders}"), 0, false),
+		item(t, cm("json", "{j: '"+strings.ReplaceAll(oldJSON, "old-", "new-")+"'}"), 0, false),
+		item(t, cm("b64", "{b: "+base64.StdEncoding.EncodeToString([]byte("new-"+pw))+"}"), 0, false),
+		item(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n", 0, false),
+		item(t, cm("new-"+pw+"-named", "{}"), 0, false),
+	}
+	copied := []any{
+		map[string]any{"password": "old-" + pw, "username": user}, map[string]any{"password": "new-" + pw, "username": user},
+		oldJSON, strings.ReplaceAll(oldJSON, "old-", "new-"), "new-" + pw,
+	}
+	r, err := Compare(from, to, Options{SecretValues: copied})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Counts(); c.Changed != 5 || c.Added != 1 {
+		t.Errorf("counts %+v: every change must still count", c)
+	}
+	for format, out := range outputs(t, r) {
+		for _, v := range []string{pw, base64.StdEncoding.EncodeToString([]byte("new-" + pw))[:12], hex.EncodeToString(sum[:])} {
+			if strings.Contains(out, v) {
+				t.Errorf("%s output shows %q:\n%s", format, v, out)
+			}
+		}
+		for _, path := range []string{"data.password", "data.j", "data.b", "checksum/secret"} {
+			if !strings.Contains(out, path) {
+				t.Errorf("%s output does not name the changed field %s", format, path)
+			}
+		}
+	}
+}
+
+// TestDigestsOfSecretsNeverPrinted: the digests kudo-render writes over
+// secret data are masked with --show-bookkeeping too (a Secret's and a
+// holder's resource version, the processed-by marker of a render with
+// Secrets), and so is the dependencies hash of an added workload.
+func TestDigestsOfSecretsNeverPrinted(t *testing.T) {
+	holder := func(v, rv string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kudorender.dev/resource-version: " + rv +
+			", kudorender.dev/processed-by: marker-" + rv + "}}\ndata: {pw: " + v + "}\n"
+	}
+	s := "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {pw: copied-secret-1}\n"
+	added := "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: cron}\nspec:\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          annotations: {kudo.dev/dependencies-hash: 0d107d09f5bbe40cade3de5c71e9e9b7}\n"
+	from := []engine.Item{item(t, s, 0, false), item(t, holder("copied-secret-1", "sha256:aaaa1111"), 0, false)}
+	to := []engine.Item{item(t, s, 0, false), item(t, holder("copied-secret-2", "sha256:bbbb2222"), 0, false), item(t, added, 0, false)}
+	r, err := Compare(from, to, Options{ShowBookkeeping: true, SecretValues: []any{"copied-secret-1", "copied-secret-2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, out := range outputs(t, r) {
+		for _, v := range []string{"aaaa1111", "bbbb2222", "0d107d09f5bbe40cade3de5c71e9e9b7", "copied-secret"} {
+			if strings.Contains(out, v) {
+				t.Errorf("%s output shows the digest %q:\n%s", format, v, out)
+			}
 		}
 	}
 }

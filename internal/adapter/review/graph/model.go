@@ -24,6 +24,10 @@ type Input struct {
 	Off []engine.OffToggle
 	// Refs are the resolved references.
 	Refs []Ref
+	// SecretValues are the values references copied out of Secrets
+	// (engine.Options.SecretCopy): names and labels that hold one are
+	// drawn hidden.
+	SecretValues []any
 }
 
 // Node is an object, or with a coarser Detail a count of objects.
