@@ -214,8 +214,8 @@ func writeReport(rep *diff.Report, f diffFlags, to graph.Input) ([]byte, error) 
 	case "markdown":
 		var section string
 		if f.graph {
-			section = "\n<details><summary>Graph of the new render</summary>\n\n```mermaid\n" +
-				graph.Mermaid(to, graph.Options{}) + "```\n\n</details>\n"
+			section = "\n<details><summary>Graph of the new render</summary>\n\n" +
+				diff.CodeBlock("mermaid", graph.Mermaid(to, graph.Options{})) + "\n</details>\n"
 		}
 		if len(section) >= f.maxChars/2 {
 			section = "\n(The graph is left out: it would not fit in the comment.)\n"

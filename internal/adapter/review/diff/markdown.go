@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // CommentLimit is GitHub's limit on a pull-request comment, in
@@ -26,7 +28,10 @@ func (r *Report) Markdown(title string, limit int) string {
 	head := fmt.Sprintf("### %s\n\n**%s**\n\n", title, r.Counts().Summary())
 	var tail string
 	if s := suppressedKeys(r); len(s) > 0 {
-		tail = "Changed only in ignored fields: `" + strings.Join(s, "`, `") + "`\n"
+		for i, k := range s {
+			s[i] = "<code>" + html.EscapeString(visible.Escape(k)) + "</code>"
+		}
+		tail = "Changed only in ignored fields: " + strings.Join(s, ", ") + "\n"
 	}
 	var shown []Object
 	for _, o := range r.Objects {
@@ -70,7 +75,7 @@ func section(o Object) string {
 
 func sectionOf(o Object, lines []string) string {
 	mark := map[Status]string{Added: "+", Removed: "-", Changed: "~"}[o.Status]
-	sum := fmt.Sprintf("%s %s <code>%s</code> (%s)", mark, o.Status, html.EscapeString(o.Key.String()), html.EscapeString(summaryOf(o)))
+	sum := fmt.Sprintf("%s %s <code>%s</code> (%s)", mark, o.Status, html.EscapeString(visible.Escape(o.Key.String())), html.EscapeString(visible.Escape(summaryOf(o))))
 	body := strings.Join(lines, "\n")
 	f := fence(body)
 	return fmt.Sprintf("<details><summary>%s</summary>\n\n%sdiff\n%s\n%s\n\n</details>\n", sum, f, body, f)
@@ -121,6 +126,14 @@ func plural(n int, s string) string {
 // diffLines are an object's changes in diff syntax: "@@ path @@" headers,
 // "-" old and "+" new lines.
 func diffLines(o Object) []string {
+	out := rawDiffLines(o)
+	for i, l := range out {
+		out[i] = visible.Escape(l) // a carriage return would end the line, or the fence
+	}
+	return out
+}
+
+func rawDiffLines(o Object) []string {
 	var out []string
 	prefix := func(op string, v string) {
 		for _, l := range strings.Split(v, "\n") {
@@ -158,6 +171,17 @@ func diffLines(o Object) []string {
 		}
 	}
 	return out
+}
+
+// CodeBlock is body in a fenced code block of the language: a fence longer
+// than any run of backticks in body, so that nothing in it closes the
+// block.
+func CodeBlock(lang, body string) string {
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	f := fence(body)
+	return f + lang + "\n" + body + f + "\n"
 }
 
 // fence is a code fence longer than any run of backticks in s.

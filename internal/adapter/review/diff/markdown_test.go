@@ -63,3 +63,42 @@ func TestMarkdownFence(t *testing.T) {
 		t.Errorf("fence not longer than the content's backticks:\n%s", md)
 	}
 }
+
+// TestControlCharactersNeverRaw: names, keys and values with a carriage
+// return, ESC (an OSC 8 link), NEL or bidirectional controls reach
+// neither the terminal nor the comment raw: a carriage return would end
+// the HTML block or the fence in CommonMark and inject a heading or a
+// link; each is shown as an escape, so the reviewer still sees that the
+// value changed and how.
+func TestControlCharactersNeverRaw(t *testing.T) {
+	evil := "x\r\r### Approved by security\r\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ \u0085\u202eevil"
+	obj := func(v string) string {
+		key := strings.ReplaceAll(evil, "\u0085", "") // a NEL in a key does not survive YAML
+		return fmt.Sprintf("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: %q, annotations: {%q: %q}}\ndata: {v: %q, w: %q}\n", "w"+key, "k"+key, v, v, "multi\nline\n"+v)
+	}
+	from := []engine.Item{item(t, obj("old"+evil), 0, false)}
+	to := []engine.Item{item(t, obj("new"+evil), 1, false), item(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: added}\ndata: {v: "+fmt.Sprintf("%q", evil)+"}\n", 0, false)}
+	r, err := Compare(from, to, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for format, out := range outputs(t, r) {
+		if format == "json" {
+			continue // JSON escapes them itself
+		}
+		for _, c := range []string{"\r", "\x1b]", "\u0085", "\u202e"} {
+			if strings.Contains(out, c) {
+				t.Errorf("%s output holds %q raw:\n%q", format, c, out)
+			}
+		}
+		if !strings.Contains(out, `\r### Approved`) || !strings.Contains(out, `\x1b]8;;https://evil.example`) {
+			t.Errorf("%s output does not show the escapes:\n%s", format, out)
+		}
+	}
+	md := r.Markdown("", 0)
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "#") && l != "### kudo-render diff" {
+			t.Errorf("a heading was injected: %q", l)
+		}
+	}
+}

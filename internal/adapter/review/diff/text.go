@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // ANSI colours of the text report.
@@ -38,10 +40,13 @@ type printer struct {
 	err   error
 }
 
+// line writes one line, its control characters escaped (a value's
+// carriage return or escape sequence never reaches the terminal).
 func (p *printer) line(col, s string) {
 	if p.err != nil {
 		return
 	}
+	s = visible.Escape(s)
 	if p.color && col != "" {
 		s = col + s + reset
 	}
