@@ -154,9 +154,11 @@ type Item struct {
 	dir string
 }
 
-// StepRef names a step of a plan of an instance.
+// StepRef names a step of a plan of an instance. Namespace is the
+// instance's (a dependency's instance is in its parent's); it tells apart
+// two instances of the same name.
 type StepRef struct {
-	Instance, Plan, Phase, Step string
+	Namespace, Instance, Plan, Phase, Step string
 }
 
 // Toggle names the Toggle task that controls an object.

@@ -221,7 +221,7 @@ func (in *instance) fold(invs []*plan.Invocation) (*plan.State, error) {
 
 // recordOff records a Toggle task whose parameter is false.
 func (in *instance) recordOff(inv *plan.Invocation, objs []render.Rendered) {
-	t := OffToggle{Step: StepRef{Instance: in.req.Instance.Name, Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step},
+	t := OffToggle{Step: StepRef{Namespace: in.req.Instance.Namespace, Instance: in.req.Instance.Name, Plan: inv.Plan, Phase: inv.Phase, Step: inv.Step},
 		Task: inv.Task.Name, Parameter: inv.Task.Parameter, Wave: inv.Wave}
 	if u := inv.Unit; u != nil && u != in.top {
 		t.Step.Instance = u.Instance
@@ -280,7 +280,7 @@ func (in *instance) item(e *plan.Entry) Item {
 	if first == nil {
 		first = e.Inv
 	}
-	it.First = StepRef{Instance: req.Instance.Name, Plan: first.Plan, Phase: first.Phase, Step: first.Step}
+	it.First = StepRef{Namespace: req.Instance.Namespace, Instance: req.Instance.Name, Plan: first.Plan, Phase: first.Phase, Step: first.Step}
 	if u := first.Unit; u != nil && u != in.top {
 		it.First.Instance = u.Instance
 	}

@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/redact"
-	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // secrets hides the values of a render's Secrets in its errors, warnings

@@ -6,10 +6,10 @@ import (
 	"testing/fstest"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/diag"
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/object"
-	"github.com/kudo-render/kudo-render/render"
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/render"
 )
 
 // secretPkg is a framework whose Secret's password a reference copies

@@ -4,9 +4,14 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/redact"
+	"github.com/kudo-render/kudo-render/internal/visible"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // Detail is how much of a render is drawn.
@@ -51,15 +56,30 @@ type builder struct {
 	counts    map[string]map[string]int
 	// lastWave: items of later waves are left out.
 	lastWave int
+	// sec holds the values copied out of Secrets; hidden numbers the
+	// objects whose name holds one (object key -> node id).
+	sec    *redact.Set
+	hidden map[string]string
+	// seq numbers the groups and counting nodes: their ids are short and
+	// never shared.
+	seq int
+}
+
+// next is a new id for a group or a counting node: the prefix and a
+// number.
+func (b *builder) next(prefix string) string {
+	b.seq++
+	return prefix + strconv.Itoa(b.seq)
 }
 
 // instanceGroup is an instance's group with its waves and steps.
 type instanceGroup struct {
 	*Group
-	name, parent string
-	waves        map[int]*Group
-	steps        map[string]*Group // wave/step -> group
-	byStep       map[string]*Group // step -> first group drawing it
+	name   string
+	parent string // key of the parent's group
+	waves  map[int]*Group
+	steps  map[string]*Group // wave/step -> group
+	byStep map[string]*Group // step -> first group drawing it
 }
 
 // Build builds the graph of a render at one level of detail (Auto is
@@ -74,7 +94,10 @@ func build(in Input, level Detail, lastWave int) *Graph {
 		level = Objects
 	}
 	b := &builder{level: level, g: &Graph{}, instances: map[string]*instanceGroup{}, nodeOf: map[string]string{},
-		nodes: map[string]*Node{}, counts: map[string]map[string]int{}, lastWave: lastWave}
+		nodes: map[string]*Node{}, counts: map[string]map[string]int{}, lastWave: lastWave, sec: redact.New(), hidden: map[string]string{}}
+	for _, v := range in.SecretValues {
+		b.sec.AddCopied(v)
+	}
 	for _, it := range in.Items {
 		if it.Wave <= lastWave {
 			b.item(it)
@@ -92,80 +115,113 @@ func build(in Input, level Detail, lastWave int) *Graph {
 	return b.g
 }
 
+// instanceKey identifies an instance by namespace and name; common/
+// manifests (no instance) by their operator.
+func instanceKey(ns, name, operator string) []string {
+	if name == "" {
+		return []string{operator}
+	}
+	return []string{ns, name}
+}
+
 // instance is the group of an instance, made on first use.
-func (b *builder) instance(name, parent, operator string) *instanceGroup {
-	if ig := b.instances[name]; ig != nil {
+func (b *builder) instance(ns, name, parent, operator string) *instanceGroup {
+	key := strings.Join(append([]string{name}, instanceKey(ns, name, operator)...), "\x00")
+	if ig := b.instances[key]; ig != nil {
 		return ig
 	}
-	label := "instance " + name
+	label := "instance " + visible.Escape(name)
+	if ns != "" {
+		label = "instance " + visible.Escape(ns) + "/" + visible.Escape(name)
+	}
 	if operator != "" {
-		label += " (operator " + operator + ")"
+		label += " (operator " + visible.Escape(operator) + ")"
 	}
 	switch {
 	case name == "":
-		label = "common/ of " + operator
+		label = "common/ of " + visible.Escape(operator)
 	case parent != "":
-		label += ", dependency of " + parent
+		label += ", dependency of " + visible.Escape(parent)
 	}
-	ig := &instanceGroup{Group: &Group{ID: gid("i", name, operator), Label: label}, name: name, parent: parent,
+	ig := &instanceGroup{Group: &Group{ID: b.next("i"), Label: label}, name: name,
 		waves: map[int]*Group{}, steps: map[string]*Group{}, byStep: map[string]*Group{}}
-	b.instances[name] = ig
-	b.order = append(b.order, name)
+	if parent != "" {
+		ig.parent = strings.Join(append([]string{parent}, instanceKey(ns, parent, "")...), "\x00")
+	}
+	b.instances[key] = ig
+	b.order = append(b.order, key)
 	return ig
 }
 
 // step is the group of a step in a wave of an instance, made on first use.
-func (b *builder) step(ig *instanceGroup, wave int, step string) *Group {
+func (b *builder) step(ig *instanceGroup, wave int, s engine.StepRef) *Group {
 	w := ig.waves[wave]
 	if w == nil {
-		w = &Group{ID: gid("w", ig.name, fmt.Sprint(wave)), Label: waveLabel(wave)}
+		w = &Group{ID: b.next("w"), Label: waveLabel(wave)}
 		ig.waves[wave] = w
 	}
 	if b.level == Waves || ig.name == "" {
 		return w // common/ objects have no steps
 	}
-	key := fmt.Sprint(wave) + "\x00" + step
-	s := ig.steps[key]
-	if s == nil {
-		s = &Group{ID: gid("s", ig.name, fmt.Sprint(wave), step), Label: step}
-		ig.steps[key] = s
-		w.Groups = append(w.Groups, s)
-		if ig.byStep[step] == nil {
-			ig.byStep[step] = s
+	name := strings.Join([]string{s.Plan, s.Phase, s.Step}, "\x00")
+	key := strconv.Itoa(wave) + "\x00" + name
+	g := ig.steps[key]
+	if g == nil {
+		g = &Group{ID: b.next("s"), Label: stepName(s)}
+		ig.steps[key] = g
+		w.Groups = append(w.Groups, g)
+		if ig.byStep[name] == nil {
+			ig.byStep[name] = g
 		}
 	}
-	return s
+	return g
 }
 
 // item adds an object of the render.
 func (b *builder) item(it engine.Item) {
-	inst, step := it.First.Instance, stepName(it.First)
+	ns, inst := it.First.Namespace, it.First.Instance
 	if it.First.Plan == "" {
-		inst, step = "", "common"
+		ns, inst = "", ""
 	}
 	op := strings.TrimSpace(it.Meta.OperatorName + " " + it.Meta.OperatorVersion)
-	ig := b.instance(inst, it.Parent, op)
-	s := b.step(ig, it.Wave, step)
-	n := &Node{ID: objectID(it.Obj), Label: objectLabel(it.Obj), Hook: it.Hook}
+	ig := b.instance(ns, inst, it.Parent, op)
+	s := b.step(ig, it.Wave, it.First)
+	nid, label := b.object(it.Obj)
+	// A template's Argo CD or Helm hook annotation makes a hook too.
+	n := &Node{ID: nid, Label: label, Hook: it.Hook || argocd.Hooked(it.Obj)}
 	if it.Toggle != nil {
-		n.Toggle = it.Toggle.Parameter + "=true"
+		n.Toggle = visible.Escape(it.Toggle.Parameter) + "=true"
 	}
 	b.g.Objects++
 	b.nodeOf[objectKey(it.Obj)] = b.place(s, n, it.Obj.Kind())
 }
 
+// object is the node id and label of an object; an object whose name or
+// namespace holds a value copied out of a Secret is drawn hidden, its id
+// a number in the order of the render.
+func (b *builder) object(o *object.Object) (string, string) {
+	if !b.sec.Hides(o.Name()) && !b.sec.Hides(o.Namespace()) {
+		return objectID(o), objectLabel(o)
+	}
+	k := objectKey(o)
+	if _, ok := b.hidden[k]; !ok {
+		b.hidden[k] = id("h", strconv.Itoa(len(b.hidden)))
+	}
+	return b.hidden[k], visible.Escape(o.Kind()) + "\n" + redact.Hidden
+}
+
 // off adds the objects of a Toggle task that is off, in the group of its
 // step when the step draws other objects.
 func (b *builder) off(t engine.OffToggle) {
-	ig := b.instance(t.Step.Instance, "", "")
-	step := stepName(t.Step)
-	s := ig.byStep[step]
+	ig := b.instance(t.Step.Namespace, t.Step.Instance, "", "")
+	s := ig.byStep[strings.Join([]string{t.Step.Plan, t.Step.Phase, t.Step.Step}, "\x00")]
 	if s == nil {
-		s = b.step(ig, t.Wave, step)
+		s = b.step(ig, t.Wave, t.Step)
 	}
 	for _, o := range t.Objects {
 		kind, name, _ := strings.Cut(o, "/")
-		n := &Node{ID: id("off", t.Step.Instance, kind, name), Label: kind + "\n" + name, Off: true, Toggle: t.Parameter + "=false"}
+		n := &Node{ID: id("off", t.Step.Namespace, t.Step.Instance, kind, name), Label: visible.Escape(kind) + "\n" + visible.Escape(name),
+			Off: true, Toggle: visible.Escape(t.Parameter) + "=false"}
 		b.place(s, n, kind)
 	}
 }
@@ -175,31 +231,30 @@ func (b *builder) off(t engine.OffToggle) {
 func (b *builder) place(s *Group, n *Node, kind string) string {
 	switch b.level {
 	case Kinds:
-		cid := gid("k", s.ID, kind, fmt.Sprint(n.Off))
-		return b.count(s, cid, n, kind, kind)
+		return b.count(s, s.ID+"\x00"+kind+"\x00"+strconv.FormatBool(n.Off), "k", n, visible.Escape(kind), kind)
 	case Steps, Waves:
-		cid := gid("n", s.ID, fmt.Sprint(n.Off))
-		return b.count(s, cid, n, s.Label, kind)
+		return b.count(s, s.ID+"\x00"+strconv.FormatBool(n.Off), "n", n, s.Label, kind)
 	}
 	s.Nodes = append(s.Nodes, n)
 	return n.ID
 }
 
-// count adds n to the counting node cid of group s.
-func (b *builder) count(s *Group, cid string, n *Node, title, kind string) string {
-	c := b.nodes[cid]
+// count adds n to the counting node of group s that key names (made with
+// an id of the prefix on first use) and returns its id.
+func (b *builder) count(s *Group, key, prefix string, n *Node, title, kind string) string {
+	c := b.nodes[key]
 	if c == nil {
-		c = &Node{ID: cid, Label: title, Off: n.Off}
-		b.nodes[cid] = c
-		b.counts[cid] = map[string]int{}
+		c = &Node{ID: b.next(prefix), Label: title, Off: n.Off}
+		b.nodes[key] = c
+		b.counts[key] = map[string]int{}
 		s.Nodes = append(s.Nodes, c)
 	}
-	b.counts[cid][kind]++
+	b.counts[key][kind]++
 	c.Hook = c.Hook || n.Hook
 	if n.Toggle != "" && !strings.Contains(c.Toggle, n.Toggle) {
 		c.Toggle = strings.TrimPrefix(c.Toggle+", "+n.Toggle, ", ")
 	}
-	return cid
+	return c.ID
 }
 
 // finishCounts writes the counts into the labels of counting nodes.

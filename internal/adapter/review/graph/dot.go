@@ -78,7 +78,7 @@ func (w *dw) group(depth int, g *Group) {
 	w.line(depth, "}")
 }
 
-// dq quotes a DOT string.
-func dq(s string) string { return `"` + dotQuote.Replace(s) + `"` }
+// dq quotes a DOT string, the control characters of each line escaped.
+func dq(s string) string { return `"` + dotQuote.Replace(lines(s)) + `"` }
 
 var dotQuote = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)

@@ -10,12 +10,12 @@ import (
 )
 
 func ExampleMermaid() {
-	cm := object.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cfg"}})
-	job := object.New(map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": map[string]any{"name": "migrate"}})
+	cm := object.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cfg", "namespace": "prod"}})
+	job := object.New(map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": map[string]any{"name": "migrate", "namespace": "prod"}})
 	in := graph.Input{
 		Items: []engine.Item{
-			{Obj: cm, Wave: 0, First: engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: "config"}},
-			{Obj: job, Wave: 1, Hook: true, First: engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: "migrate"}},
+			{Obj: cm, Wave: 0, First: engine.StepRef{Namespace: "prod", Instance: "shop", Plan: "deploy", Phase: "main", Step: "config"}},
+			{Obj: job, Wave: 1, Hook: true, First: engine.StepRef{Namespace: "prod", Instance: "shop", Plan: "deploy", Phase: "main", Step: "migrate"}},
 		},
 		Refs: []graph.Ref{{From: job, To: cm, Field: "spec.template.spec.containers[0].env[0].value"}},
 	}
@@ -26,12 +26,12 @@ func ExampleMermaid() {
 		}
 	}
 	// Output:
-	// subgraph i931477fb["instance shop"]
-	// subgraph w26b32446["wave 0"]
-	// subgraph s2d824e45["deploy / main / config"]
-	// subgraph wc0b7a68f["wave 1"]
-	// subgraph sac8fa76f["deploy / main / migrate"]
-	// o_Job__migrate_3d87d0[["Job<br/>migrate<br/>⟳ hook: runs once"]]
-	// w26b32446 -.->|"then"| wc0b7a68f
-	// o_Job__migrate_3d87d0 -->|"spec.template.spec.containers[0].env[0].value"| o_ConfigMap__cfg_937bd7
+	// subgraph i1["instance prod/shop"]
+	// subgraph w2["wave 0"]
+	// subgraph s3["deploy / main / config"]
+	// subgraph w4["wave 1"]
+	// subgraph s5["deploy / main / migrate"]
+	// o__Job__prod__migrate__batch[["Job<br/>prod/migrate<br/>⟳ hook: runs once"]]
+	// w2 -.->|"then"| w4
+	// o__Job__prod__migrate__batch -->|"spec.template.spec.containers[0].env[0].value"| o__ConfigMap__prod__cfg
 }

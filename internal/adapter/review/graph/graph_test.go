@@ -151,3 +151,101 @@ func TestMarks(t *testing.T) {
 		t.Errorf("dependency not nested first in its parent:\n%s", m)
 	}
 }
+
+// TestIDsNeverCollide: ids are not hashes: two objects whose names were
+// crafted offline to share the old 24-bit id (same text once replaced,
+// same hash), objects of the same kind name in two API groups, and two
+// instances of one name in two namespaces are all drawn apart.
+func TestIDsNeverCollide(t *testing.T) {
+	// These two names shared the id o_ConfigMap_ns_x_y_y_..._2a3ee6.
+	a, b := obj("ConfigMap", "x-y-y.y.y.y.y-y.y-y.y.y.y.y.y.y.y"), obj("ConfigMap", "x-y.y-y.y.y.y.y.y.y.y-y.y.y.y.y.y")
+	apps := object.New(map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d", "namespace": "ns"}})
+	other := object.New(map[string]any{"apiVersion": "example.com/v1", "kind": "Deployment", "metadata": map[string]any{"name": "d", "namespace": "ns"}})
+	step := func(ns string) engine.StepRef {
+		return engine.StepRef{Namespace: ns, Instance: "kafka", Plan: "deploy", Phase: "p", Step: "s"}
+	}
+	in := Input{Items: []engine.Item{
+		{Obj: a, First: step("a")}, {Obj: b, First: step("a")}, {Obj: apps, First: step("a")}, {Obj: other, First: step("b")},
+	}}
+	g := Build(in, Objects)
+	ids := map[string]bool{}
+	var walk func([]*Group)
+	groups := 0
+	walk = func(gs []*Group) {
+		for _, gr := range gs {
+			groups++
+			if ids[gr.ID] {
+				t.Errorf("group id %s used twice", gr.ID)
+			}
+			ids[gr.ID] = true
+			for _, n := range gr.Nodes {
+				if ids[n.ID] {
+					t.Errorf("node id %s used twice", n.ID)
+				}
+				ids[n.ID] = true
+			}
+			walk(gr.Groups)
+		}
+	}
+	walk(g.Groups)
+	if len(ids) != 4+groups || len(g.Groups) != 2 {
+		t.Errorf("want 4 nodes in two instances (a/kafka, b/kafka), got %d ids, %d instances", len(ids), len(g.Groups))
+	}
+	m := Mermaid(in, Options{})
+	if !strings.Contains(m, "instance a/kafka") || !strings.Contains(m, "instance b/kafka") {
+		t.Errorf("instances of one name in two namespaces are not told apart:\n%s", m)
+	}
+}
+
+// TestLabelsCannotEscape: labels cannot carry Mermaid directives
+// (%%{init}%%, read anywhere in the text), close the markdown fence
+// around the graph (a backtick run or a carriage return), or write
+// control characters to a terminal (DOT).
+func TestLabelsCannotEscape(t *testing.T) {
+	evil := "x%%{init: {\"securityLevel\": \"loose\"}}%%\r```\r# title\x1b]8;;https://evil.example\x1b\\"
+	o := object.New(map[string]any{"apiVersion": "example.com/v1", "kind": "Widget" + evil, "metadata": map[string]any{"name": "w" + evil, "namespace": "ns"}})
+	in := Input{Items: []engine.Item{{Obj: o, First: engine.StepRef{Instance: "i" + evil, Plan: "p" + evil, Phase: "ph", Step: "s"},
+		Toggle: &engine.Toggle{Parameter: "T" + evil}}}, Refs: []Ref{{From: o, To: obj("Secret", "s"), Field: "spec." + evil}}}
+	for _, d := range []Detail{Objects, Kinds, Steps} {
+		m := Mermaid(in, Options{Detail: d})
+		for _, bad := range []string{"%%{", "`", "\r", "\x1b"} {
+			if strings.Contains(m, bad) {
+				t.Errorf("%s: mermaid holds %q:\n%q", d, bad, m)
+			}
+		}
+		if strings.Count(m, "%%") != 1 { // the comment of the first line
+			t.Errorf("%s: a directive reached the text:\n%s", d, m)
+		}
+	}
+	if dot := DOT(in, Options{}); strings.ContainsAny(dot, "\r\x1b") {
+		t.Errorf("dot holds control characters:\n%q", dot)
+	}
+}
+
+// TestTemplateHookDrawn: an object a template made an Argo CD hook is
+// drawn as one (it runs once), like those kudo-render makes hooks.
+func TestTemplateHookDrawn(t *testing.T) {
+	o := object.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c",
+		"annotations": map[string]any{"argocd.argoproj.io/hook": "PreSync"}}})
+	m := Mermaid(Input{Items: []engine.Item{{Obj: o, First: engine.StepRef{Instance: "i", Plan: "p", Phase: "p", Step: "s"}}}}, Options{})
+	if !strings.Contains(m, "⟳ hook: runs once") {
+		t.Errorf("the hook is not drawn as one:\n%s", m)
+	}
+}
+
+// TestSecretNamesHidden: an object whose name a reference copied out of a
+// Secret is drawn with the name hidden, in every format and level.
+func TestSecretNamesHidden(t *testing.T) {
+	o := obj("ConfigMap", "hunter2hunter2")
+	in := Input{Items: []engine.Item{{Obj: o, First: engine.StepRef{Instance: "i", Plan: "p", Phase: "p", Step: "s"}}},
+		Refs:         []Ref{{From: obj("Job", "j"), To: o, Field: "x"}},
+		SecretValues: []any{"hunter2hunter2"}}
+	for _, out := range []string{Mermaid(in, Options{}), DOT(in, Options{}), Mermaid(in, Options{Detail: Kinds})} {
+		if strings.Contains(out, "hunter2") {
+			t.Errorf("the secret name is drawn:\n%s", out)
+		}
+	}
+	if m := Mermaid(in, Options{}); !strings.Contains(m, "(secret value hidden)") {
+		t.Errorf("the object is not drawn:\n%s", m)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // Mermaid's default limits (mermaid.initialize: maxTextSize, maxEdges).
@@ -183,8 +185,20 @@ func nodeClasses(n *Node) []string {
 	return c
 }
 
-// mq quotes text for a Mermaid label: entities for the characters
-// Mermaid reads, <br/> for line breaks.
-func mq(s string) string { return mermaidQuote.Replace(s) }
+// mq quotes text for a Mermaid label: control characters escaped (a
+// carriage return would end the line, and the markdown fence around the
+// graph), entities for the characters Mermaid reads ("%%" starts a
+// directive such as %%{init}%% anywhere in the text, a backtick could
+// close the fence), <br/> for line breaks.
+func mq(s string) string { return mermaidQuote.Replace(lines(s)) }
 
-var mermaidQuote = strings.NewReplacer("#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", "<br/>")
+var mermaidQuote = strings.NewReplacer("#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "%", "#37;", "`", "#96;", "\n", "<br/>")
+
+// lines is s with the control characters of each line escaped.
+func lines(s string) string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		ls[i] = visible.Escape(l)
+	}
+	return strings.Join(ls, "\n")
+}

@@ -1,13 +1,13 @@
 package graph
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/visible"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -64,56 +64,57 @@ type Graph struct {
 	Objects int
 }
 
-// id is a Mermaid- and DOT-safe id: a prefix, the readable parts, and a
-// short hash of the exact parts (so ids differing only in characters that
-// are replaced stay distinct).
+// id is the Mermaid- and DOT-safe id of an object's node, [A-Za-z0-9_]
+// only: a prefix, then each part, "__" between them, empty parts at the
+// end left out. Letters and digits are kept and every other byte is
+// written as "_" and two hex digits, so "__" never occurs inside a part
+// and, as every prefix is used with one number of parts, two different
+// lists of parts never share an id (no hash that names could be crafted
+// to collide with: an object drawn over another would vanish from the
+// picture). Groups and counting nodes are numbered instead (i1, w2, s3,
+// k4, n5, x6: a letter and digits, never "__").
 func id(prefix string, parts ...string) string {
-	exact := strings.Join(parts, "\x00")
-	sum := sha256.Sum256([]byte(exact))
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
 	var b strings.Builder
 	b.WriteString(prefix)
 	for _, p := range parts {
-		b.WriteByte('_')
-		for _, c := range p {
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-				b.WriteRune(c)
+		b.WriteString("__")
+		for i := 0; i < len(p); i++ {
+			if c := p[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+				b.WriteByte(c)
 			} else {
-				b.WriteByte('_')
+				b.WriteString("_" + hex.EncodeToString([]byte{c}))
 			}
 		}
 	}
-	return b.String() + "_" + hex.EncodeToString(sum[:3])
+	return b.String()
 }
 
-// gid is the short id of a group or a counting node: a prefix and a hash
-// of the exact parts.
-func gid(prefix string, parts ...string) string {
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return prefix + hex.EncodeToString(sum[:4])
-}
-
-// objectID is the stable id of an object's node.
+// objectID is the stable id of an object's node: its kind, namespace,
+// name and API group.
 func objectID(o *object.Object) string {
-	return id("o", o.Kind(), o.Namespace(), o.Name())
+	return id("o", o.Kind(), o.Namespace(), o.Name(), o.Group())
 }
 
 // objectKey identifies an object (group, kind, namespace, name).
 func objectKey(o *object.Object) string {
-	return o.Group() + "/" + o.Kind() + "/" + o.Namespace() + "/" + o.Name()
+	return strings.Join([]string{o.Group(), o.Kind(), o.Namespace(), o.Name()}, "\x00")
 }
 
 // objectLabel is "Kind" over "namespace/name".
 func objectLabel(o *object.Object) string {
-	n := o.Name()
+	n := visible.Escape(o.Name())
 	if o.Namespace() != "" {
-		n = o.Namespace() + "/" + n
+		n = visible.Escape(o.Namespace()) + "/" + n
 	}
-	return o.Kind() + "\n" + n
+	return visible.Escape(o.Kind()) + "\n" + n
 }
 
 // stepName is plan/phase/step.
 func stepName(s engine.StepRef) string {
-	return s.Plan + " / " + s.Phase + " / " + s.Step
+	return visible.Escape(s.Plan) + " / " + visible.Escape(s.Phase) + " / " + visible.Escape(s.Step)
 }
 
 func waveLabel(w int) string {

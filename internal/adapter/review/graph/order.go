@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // nest puts each instance's waves into its group and each dependency's
@@ -85,12 +87,13 @@ func (b *builder) refEdges(refs []Ref) {
 		to, ok := b.nodeOf[objectKey(r.To)]
 		if !ok {
 			if ext == nil {
-				ext = &Group{ID: gid("x", "external"), Label: "read, not rendered here"}
+				ext = &Group{ID: b.next("x"), Label: "read, not rendered here"}
 				b.g.Groups = append(b.g.Groups, ext)
 			}
-			to = objectID(r.To)
+			var label string
+			to, label = b.object(r.To)
 			b.nodeOf[objectKey(r.To)] = to
-			ext.Nodes = append(ext.Nodes, &Node{ID: to, Label: objectLabel(r.To), External: true})
+			ext.Nodes = append(ext.Nodes, &Node{ID: to, Label: label, External: true})
 		}
 		if from == to {
 			continue
@@ -99,7 +102,7 @@ func (b *builder) refEdges(refs []Ref) {
 		if _, seen := labels[p]; !seen {
 			order = append(order, p)
 		}
-		labels[p] = append(labels[p], r.Field)
+		labels[p] = append(labels[p], b.sec.Mask(visible.Escape(r.Field)))
 	}
 	sort.Slice(order, func(i, j int) bool {
 		if order[i].from != order[j].from {
