@@ -15,13 +15,13 @@ func ExampleLayout() {
 		return object.New(map[string]any{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": name}})
 	}
 	step := func(s string) engine.StepRef {
-		return engine.StepRef{Instance: "shop", Plan: "deploy", Phase: "main", Step: s}
+		return engine.StepRef{Namespace: "prod", Instance: "shop", Plan: "deploy", Phase: "main", Step: s}
 	}
 	items := []engine.Item{
 		{Obj: obj("ConfigMap", "web"), Wave: 0, First: step("config")},
 		{Obj: obj("Service", "web"), Wave: 1, First: step("app")},
 	}
-	files, err := flux.Layout(items, flux.Options{Name: "shop"})
+	files, err := flux.Layout(items, flux.Options{Name: "shop", InstanceNamespace: "prod"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -31,23 +31,23 @@ func ExampleLayout() {
 	}
 	fmt.Print(string(files["flux/"+flux.KustomizationName(step("app"))+".yaml"]))
 	// Output:
-	// 00-deploy-main-config-54808646/configmap_web.yaml
-	// 00-deploy-main-config-54808646/kustomization.yaml
-	// 01-deploy-main-app-5faf1eac/kustomization.yaml
-	// 01-deploy-main-app-5faf1eac/service_web.yaml
+	// 00-deploy-main-config-33ac0eec9fcc8bfc/configmap_web.yaml
+	// 00-deploy-main-config-33ac0eec9fcc8bfc/kustomization.yaml
+	// 01-deploy-main-app-159727dba0f01a27/kustomization.yaml
+	// 01-deploy-main-app-159727dba0f01a27/service_web.yaml
 	// flux/kustomization.yaml
-	// flux/shop-deploy-main-app-5faf1eac.yaml
-	// flux/shop-deploy-main-config-54808646.yaml
+	// flux/shop-deploy-main-app-159727dba0f01a27.yaml
+	// flux/shop-deploy-main-config-33ac0eec9fcc8bfc.yaml
 	// apiVersion: kustomize.toolkit.fluxcd.io/v1
 	// kind: Kustomization
 	// metadata:
-	//   name: shop-deploy-main-app-5faf1eac
+	//   name: shop-deploy-main-app-159727dba0f01a27
 	//   namespace: flux-system
 	// spec:
 	//   dependsOn:
-	//   - name: shop-deploy-main-config-54808646
+	//   - name: shop-deploy-main-config-33ac0eec9fcc8bfc
 	//   interval: 10m
-	//   path: ./01-deploy-main-app-5faf1eac
+	//   path: ./01-deploy-main-app-159727dba0f01a27
 	//   prune: true
 	//   sourceRef:
 	//     kind: OCIRepository

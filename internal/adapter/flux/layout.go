@@ -20,6 +20,10 @@ import (
 type Options struct {
 	// Name prefixes the Kustomizations (usually the instance name).
 	Name string
+	// InstanceNamespace is the instance's namespace: with Name it names
+	// common/'s Kustomization, so that instances of one name in two
+	// namespaces, published to one Flux namespace, do not share it.
+	InstanceNamespace string
 	// Namespace of the Kustomizations; default flux-system.
 	Namespace string
 	// SourceKind and SourceName are the source the Kustomizations read,
@@ -48,7 +52,10 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 	opts = opts.withDefaults()
 	out := map[string][]byte{}
 	var prev, cur, fluxFiles []string // Kustomizations of the previous and current wave
-	groups := groupBySteps(items, opts)
+	groups, err := groupBySteps(items, opts)
+	if err != nil {
+		return nil, err
+	}
 	for i, g := range groups {
 		if i > 0 && g.wave != groups[i-1].wave {
 			prev, cur = cur, nil
@@ -80,30 +87,60 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 // KustomizationName is the name of the Kustomization of a step: the
 // instance, plan, phase and step, lower-cased, every other character
 // than a-z, 0-9 and '-' replaced by '-', cut to fit Kubernetes' 63
-// characters (the instance first, down to minInstance characters, so the
-// steps of a long instance name stay apart), then a hash of the step's
-// exact identity. It depends on the step alone: not on its wave, nor on
-// other plans or steps, so it never changes when plans or steps are
-// added, and two steps never share one. It changes only when the
-// instance, plan, phase or step is renamed.
+// characters (the instance first, down to minInstance characters, then
+// the step part from its start, keeping the step's own name, so the steps
+// of a long instance name stay apart), then 16 hex digits (64 bits)
+// of a hash of the step's exact identity: the instance's namespace and
+// name, the plan, phase and step. It depends on the step alone: not on
+// its wave, nor on other plans or steps, so it never changes when plans or
+// steps are added. It changes only when the instance (or its namespace),
+// plan, phase or step is renamed. Names no search can make collide within
+// reach: Layout refuses a render in which two steps share one all the
+// same.
 func KustomizationName(s engine.StepRef) string {
-	const hashLen = 9 // "-" and 8 hex digits
 	inst, step := dnsName(s.Instance), dnsName(strings.Join([]string{s.Plan, s.Phase, s.Step}, "-"))
 	if over := len(inst) + 1 + len(step) - (63 - hashLen); over > 0 && len(inst) > minInstance {
 		inst = strings.TrimRight(inst[:max(minInstance, len(inst)-over)], "-")
 	}
-	return hashed(inst+"-"+step, strings.Join([]string{s.Instance, s.Plan, s.Phase, s.Step}, "\x00"), 63)
+	step = tail(step, 63-hashLen-len(inst)-1)
+	return hashed(inst+"-"+step, strings.Join([]string{s.Namespace, s.Instance, s.Plan, s.Phase, s.Step}, "\x00"), 63)
+}
+
+// hashLen is the length of the hash hashed appends: "-" and 16 hex digits.
+const hashLen = 17
+
+// nameHash is the hash of a step's identity in its names: 16 hex digits
+// of its SHA-256 (a variable for the test of the refusal).
+var nameHash = func(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:(hashLen-1)/2])
+}
+
+// tail is the end of s in at most n bytes, from the start of a word: a
+// step part cut keeps the step's own name, which tells the steps of a
+// plan apart ("deploy-deploy-deploy-kafka-configuration" in 21 bytes is
+// "kafka-configuration").
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	t := s[len(s)-n:]
+	if s[len(s)-n-1] != '-' {
+		if i := strings.IndexByte(t, '-'); i >= 0 && i+1 < len(t) {
+			t = t[i+1:]
+		}
+	}
+	return strings.Trim(t, "-")
 }
 
 // minInstance is how short KustomizationName cuts an instance name before
 // it cuts the step's.
 const minInstance = 24
 
-// hashed cuts name to leave room for "-" and 8 hex digits of the hash of
+// hashed cuts name to leave room for "-" and 16 hex digits of the hash of
 // id, and appends them.
 func hashed(name, id string, max int) string {
-	sum := sha256.Sum256([]byte(id))
-	suffix := "-" + hex.EncodeToString(sum[:4])
+	suffix := "-" + nameHash(id)
 	if len(name) > max-len(suffix) {
 		name = strings.TrimRight(name[:max-len(suffix)], "-")
 	}
@@ -134,28 +171,45 @@ type group struct {
 }
 
 // groupBySteps groups items by the step that applies them first, in wave
-// order (stable).
-func groupBySteps(items []engine.Item, opts Options) []*group {
-	byName := map[string]*group{}
+// order (stable). Two steps whose Kustomization names or folders are the
+// same are refused: their objects would be applied together, in one wave.
+func groupBySteps(items []engine.Item, opts Options) ([]*group, error) {
+	bySteps := map[engine.StepRef]*group{}
+	owner := map[string]engine.StepRef{} // Kustomization name or folder -> step
 	var groups []*group
 	for _, it := range items {
-		name, folder := hashed(dnsName(opts.Name+"-common"), opts.Name+"\x00common", 63), "common"
-		if it.First.Plan != "" {
-			name = KustomizationName(it.First)
-			f := it.First
-			folder = fmt.Sprintf("%02d-%s", it.Wave, hashed(dnsName(strings.Join([]string{f.Plan, f.Phase, f.Step}, "-")),
-				strings.Join([]string{f.Instance, f.Plan, f.Phase, f.Step}, "\x00"), 80))
+		g, ok := bySteps[it.First]
+		if ok {
+			g.objs = append(g.objs, it.Obj)
+			continue
 		}
-		g, ok := byName[name]
-		if !ok {
-			g = &group{wave: it.Wave, folder: folder, name: name}
-			byName[name] = g
-			groups = append(groups, g)
+		g = &group{wave: it.Wave, folder: "common", objs: []*object.Object{it.Obj},
+			name: hashed(dnsName(opts.Name+"-common"), opts.InstanceNamespace+"\x00"+opts.Name+"\x00common", 63)}
+		if f := it.First; f.Plan != "" {
+			g.name = KustomizationName(f)
+			g.folder = fmt.Sprintf("%02d-%s", it.Wave, hashed(dnsName(strings.Join([]string{f.Plan, f.Phase, f.Step}, "-")),
+				strings.Join([]string{f.Namespace, f.Instance, f.Plan, f.Phase, f.Step}, "\x00"), 80))
 		}
-		g.objs = append(g.objs, it.Obj)
+		for _, n := range []string{"name " + g.name, "folder " + g.folder} {
+			if other, taken := owner[n]; taken {
+				return nil, fmt.Errorf("flux: the steps %s and %s get the same Kustomization %s: their names differ only in characters a Kubernetes name cannot hold, or were made to collide; rename one of them in the package",
+					stepString(other), stepString(it.First), n)
+			}
+			owner[n] = it.First
+		}
+		bySteps[it.First] = g
+		groups = append(groups, g)
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].wave < groups[j].wave })
-	return groups
+	return groups, nil
+}
+
+// stepString names a step for messages: namespace/instance plan/phase/step.
+func stepString(s engine.StepRef) string {
+	if s.Plan == "" {
+		return "common/"
+	}
+	return fmt.Sprintf("%q", s.Namespace+"/"+s.Instance+" "+s.Plan+"/"+s.Phase+"/"+s.Step)
 }
 
 // write adds the group's files and its kustomization.yaml to out.

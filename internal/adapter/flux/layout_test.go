@@ -13,10 +13,14 @@ import (
 var dns1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 
 func item(inst, plan, phase, step string, wave int, name string) engine.Item {
+	return nsItem("ns", inst, plan, phase, step, wave, name)
+}
+
+func nsItem(ns, inst, plan, phase, step string, wave int, name string) engine.Item {
 	return engine.Item{
 		Obj:   object.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name}}),
 		Wave:  wave,
-		First: engine.StepRef{Instance: inst, Plan: plan, Phase: phase, Step: step},
+		First: engine.StepRef{Namespace: ns, Instance: inst, Plan: plan, Phase: phase, Step: step},
 	}
 }
 
@@ -104,7 +108,7 @@ func TestKustomizationNameLongInstance(t *testing.T) {
 		if len(n) > 63 || object.CheckLabel(n) != nil {
 			t.Errorf("%q: not a valid name", n)
 		}
-		readable := n[:len(n)-9]
+		readable := n[:len(n)-17]
 		if seen[readable] {
 			t.Errorf("%q: steps differ only by their hash", n)
 		}
@@ -113,7 +117,50 @@ func TestKustomizationNameLongInstance(t *testing.T) {
 			t.Errorf("%q: the instance is cut below 24 characters", n)
 		}
 	}
-	if n := flux.KustomizationName(engine.StepRef{Instance: "zk", Plan: "deploy", Phase: "main", Step: "app"}); !strings.HasPrefix(n, "zk-deploy-main-app-") || len(n) != len("zk-deploy-main-app-")+8 {
+	if n := flux.KustomizationName(engine.StepRef{Instance: "zk", Plan: "deploy", Phase: "main", Step: "app"}); !strings.HasPrefix(n, "zk-deploy-main-app-") || len(n) != len("zk-deploy-main-app-")+16 {
 		t.Errorf("a short name is cut: %q", n)
+	}
+}
+
+// TestCraftedNamesStayApart: two steps found offline to share the old
+// 32-bit hash (and the same text once cut and replaced) keep two
+// Kustomizations in two waves: the hash is 64 bits now.
+func TestCraftedNamesStayApart(t *testing.T) {
+	items := []engine.Item{
+		item("kafka", "deploy", "main", "s_x_x.x.x.x.x_x.x_x_x_x_x_x.x.x_x_x_x", 0, "a"),
+		item("kafka", "deploy", "main", "s.x.x.x_x.x_x_x.x_x_x.x_x.x_x_x_x.x_x", 1, "b"),
+	}
+	files, err := flux.Layout(items, flux.Options{Name: "kafka"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := kustomizations(t, files); len(names) != 2 {
+		t.Fatalf("the two waves were merged: %v", names)
+	}
+}
+
+// TestNamespacesApart: one instance name in two namespaces, published to
+// the same Flux namespace, gets other Kustomization names, common/'s
+// included.
+func TestNamespacesApart(t *testing.T) {
+	names := map[string]string{}
+	for _, ns := range []string{"team-a", "team-b"} {
+		items := []engine.Item{
+			{Obj: object.New(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "common"}}), Wave: -1},
+			nsItem(ns, "kafka", "deploy", "main", "app", 0, "a"),
+		}
+		files, err := flux.Layout(items, flux.Options{Name: "kafka", InstanceNamespace: ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range kustomizations(t, files) {
+			if other, ok := names[n]; ok {
+				t.Errorf("%s and %s share the Kustomization %s", other, ns, n)
+			}
+			names[n] = ns
+		}
+	}
+	if len(names) != 4 {
+		t.Errorf("want 4 Kustomizations, got %v", names)
 	}
 }
