@@ -58,14 +58,14 @@ func TestMermaidParses(t *testing.T) {
 	}
 }
 
-// bigPackage is a framework whose one template renders 800 ConfigMaps.
+// bigPackage is a framework whose one template renders 2,000 ConfigMaps.
 func bigPackage(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
 		"framework.yaml":     "name: big\nversion: \"1\"\ntasks:\n  all: {resources: [cms.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n",
 		"params.yaml":        "{}\n",
-		"templates/cms.yaml": "{{ range $i := until 800 }}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"cm-{{ $i }}\"}\n{{ end }}",
+		"templates/cms.yaml": "{{ range $i := until 2000 }}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"cm-{{ $i }}\"}\n{{ end }}",
 		"render.yaml":        fmt.Sprintf("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: big, namespace: ns}\nspec:\n  framework: {path: .}\n"),
 	}
 	for name, content := range files {
