@@ -68,6 +68,9 @@ type hostileCase struct {
 	// within, when set, bounds the run tighter than maxTime: a refusal
 	// that must come at once, not at the watchdog.
 	within time.Duration
+	// forbid are texts that must reach neither stdout nor stderr (a
+	// secret, a raw control character).
+	forbid []string
 }
 
 type result struct {
@@ -156,6 +159,7 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 				defer tc.after(t, dir)
 			}
 			checkBounds(t, tc, r)
+			checkForbidden(t, tc, r)
 			if tc.succeed {
 				if r.code != 0 {
 					t.Fatalf("%s\nwant success, got exit %d: %s", tc.reason, r.code, r.stderr)
@@ -186,6 +190,17 @@ func checkBounds(t *testing.T, tc hostileCase, r result) {
 	}
 	if tc.within > 0 && r.took > tc.within {
 		t.Errorf("%s\ntook %s, want under %s", tc.reason, r.took, tc.within)
+	}
+}
+
+func checkForbidden(t *testing.T, tc hostileCase, r result) {
+	t.Helper()
+	for _, f := range tc.forbid {
+		for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr} {
+			if strings.Contains(out, f) {
+				t.Errorf("%s\n%s holds %q:\n%s", tc.reason, name, f, head(out))
+			}
+		}
 	}
 }
 
