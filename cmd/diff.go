@@ -46,9 +46,10 @@ their own. kudo-render's bookkeeping annotations are hidden
 (--show-bookkeeping shows them), --ignore hides more; an object changed
 only in ignored fields is listed as such and not counted.
 
-Values of Secrets (data, stringData) and of annotations that copy an object
-are never printed: the report says which keys changed (--show-secrets
-prints them).
+Values of Secrets (data, stringData), of annotations that copy an object,
+values references copied out of Secrets (in any form) and digests of secret
+data are never printed: the report says which keys changed (--show-secrets
+prints them). Control characters in names and values are shown as escapes.
 
 Exit status: 0 no change, 1 changes (0 with --exit-code=false), 2 error,
 with nothing on stdout.`,
