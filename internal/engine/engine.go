@@ -252,12 +252,13 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 			opts.ToggledOff(t)
 		}
 	}
-	sec := &secrets{objs: append(Objects(items), opts.Lookup...)}
+	objs := Objects(items)
+	sec := &secrets{objs: objs, lookup: opts.Lookup}
 	opts = sec.options(opts)
 	if err := report(warnings, opts); err != nil {
 		return nil, sec.err(err)
 	}
-	if err := process(items, reqs, opts, sec); err != nil {
+	if err := process(items, objs, reqs, opts, sec); err != nil {
 		return nil, sec.err(err)
 	}
 	Sort(items)
@@ -267,8 +268,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // process runs the stages after rendering: typing, KUDO's labels,
 // conversions, references, dependency hashes, the adapter's annotations,
 // digests and validation.
-func process(items []Item, reqs []Request, opts Options, sec *secrets) error {
-	objs := Objects(items)
+func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets) error {
 	if err := normalize(objs, items, opts); err != nil {
 		return err
 	}
@@ -288,7 +288,7 @@ func process(items []Item, reqs []Request, opts Options, sec *secrets) error {
 			return err
 		}
 		lookup = append(append([]*object.Object{}, lookup...), more...)
-		sec.objs = append(sec.objs, more...)
+		sec.addLookup(more)
 	}
 	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy}
 	if err := refs.Resolve(objs, lookup, ro); err != nil {

@@ -13,6 +13,7 @@ import (
 // use: a render without errors or warnings pays nothing.
 type secrets struct {
 	objs   []*object.Object
+	lookup []*object.Object
 	copied []any
 	set    *redact.Set
 }
@@ -21,11 +22,20 @@ func (s *secrets) get() *redact.Set {
 	if s.set == nil {
 		s.set = redact.New()
 		s.set.AddSecrets(s.objs, true)
+		s.set.AddSecrets(s.lookup, true)
 		for _, v := range s.copied {
 			s.set.AddCopied(v)
 		}
 	}
 	return s.set
+}
+
+// addLookup adds lookup objects (the KRM input items decoded late).
+func (s *secrets) addLookup(objs []*object.Object) {
+	s.lookup = append(s.lookup, objs...)
+	if s.set != nil {
+		s.set.AddSecrets(objs, true)
+	}
 }
 
 // copy records a value copied out of a Secret.

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/engine"
@@ -206,7 +207,7 @@ func compareOne(k Key, a, b *engine.Item, opts Options, sec *secrets) (*Object, 
 		return nil, err
 	}
 	o := &Object{Key: sec.key(k), APIVersion: b.Obj.APIVersion(), Status: Changed, Moves: moves, Wave: b.Wave, Hook: hook(b)}
-	holder := sec.holds(k, a.Obj) || sec.holds(k, b.Obj)
+	holder := sync.OnceValue(func() bool { return sec.holds(k, a.Obj) || sec.holds(k, b.Obj) })
 	ignored := 0
 	for _, c := range changes {
 		switch hidden(k.Kind, c, a, b, opts) {

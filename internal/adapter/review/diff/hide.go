@@ -3,6 +3,7 @@ package diff
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
@@ -93,14 +94,15 @@ func isSecret(k Key) bool { return k.Group == "" && k.Kind == "Secret" }
 // digestOfSecrets reports whether an annotation is a digest over secret
 // data: KUDO's dependencies hash (an unsalted MD5 of the mounted Secrets:
 // a short password can be found back from it), the resource version of
-// an object that holds a secret, the processed-by marker when a render
+// an object that holds a secret (holder, asked only then), the
+// processed-by marker when a render
 // holds Secrets (it digests the parameters they were rendered from).
-func (s *secrets) digestOfSecrets(key string, holder bool) bool {
+func (s *secrets) digestOfSecrets(key string, holder func() bool) bool {
 	switch key {
 	case AnnDependencies:
 		return true
 	case digest.AnnResourceVersion:
-		return holder
+		return holder()
 	case digest.AnnProcessedBy:
 		return s.anySecret
 	}
@@ -110,7 +112,7 @@ func (s *secrets) digestOfSecrets(key string, holder bool) bool {
 // secretPath reports whether a change is of a field that holds secret
 // values: a Secret's data and stringData, a digest of secret data, and
 // annotations that copy an object.
-func (s *secrets) secretPath(k Key, holder bool, c Change) bool {
+func (s *secrets) secretPath(k Key, holder func() bool, c Change) bool {
 	if isSecret(k) && len(c.Path) >= 1 && (c.Path[0].Key == "data" || c.Path[0].Key == "stringData") {
 		return true
 	}
@@ -124,7 +126,7 @@ func (s *secrets) secretPath(k Key, holder bool, c Change) bool {
 
 // maskObject masks the secret values of an object shown whole.
 func (s *secrets) maskObject(k Key, o *object.Object) {
-	holder := s.holds(k, o)
+	holder := sync.OnceValue(func() bool { return s.holds(k, o) })
 	if isSecret(k) {
 		for _, f := range []string{"data", "stringData"} {
 			if m, ok := o.Map[f].(map[string]any); ok {
@@ -168,7 +170,7 @@ func podTemplateAnnotations(o *object.Object) []map[string]any {
 
 // field is a change as shown: masked when secret (unless
 // opts.ShowSecrets), long strings line by line.
-func (s *secrets) field(k Key, holder bool, c Change, opts Options) Field {
+func (s *secrets) field(k Key, holder func() bool, c Change, opts Options) Field {
 	f := Field{Path: s.path(c.Path), Op: c.Op, From: c.From, To: c.To}
 	if !s.show && (s.secretPath(k, holder, c) || s.value(c.From, c.Text) || s.value(c.To, c.Text)) {
 		f.Masked = true
