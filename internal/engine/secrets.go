@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/redact"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -32,7 +34,7 @@ func (s *secrets) get() *redact.Set {
 
 // addLookup adds lookup objects (the KRM input items decoded late).
 func (s *secrets) addLookup(objs []*object.Object) {
-	s.lookup = append(s.lookup, objs...)
+	s.lookup = append(slices.Clip(s.lookup), objs...)
 	if s.set != nil {
 		s.set.AddSecrets(objs, true)
 	}
