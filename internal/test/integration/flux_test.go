@@ -51,10 +51,10 @@ func TestFluxLayout(t *testing.T) {
 			}
 		}
 	}
-	deployStep := flux.KustomizationName(engine.StepRef{Instance: "shop-db", Plan: "deploy", Phase: "deploy", Step: "deploy"})
+	deployStep := flux.KustomizationName(engine.StepRef{Namespace: "shop", Instance: "shop-db", Plan: "deploy", Phase: "deploy", Step: "deploy"})
 	want := map[string]string{
 		deployStep: "shop-db-common-",
-		flux.KustomizationName(engine.StepRef{Instance: "shop-db", Plan: "deploy", Phase: "deploy", Step: "init"}): deployStep,
+		flux.KustomizationName(engine.StepRef{Namespace: "shop", Instance: "shop-db", Plan: "deploy", Phase: "deploy", Step: "init"}): deployStep,
 	}
 	for k, d := range want {
 		if len(deps[k]) != 1 || !strings.HasPrefix(deps[k][0], d) {
