@@ -8,8 +8,8 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // secretPkg is a framework whose Secret's password a reference copies

@@ -1,7 +1,7 @@
 package redact
 
 import (
-	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/diag"
 )
 
 // maskedError is an error whose message and diagnostics are masked; the

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kudo-render/kudo-render/diag"
+	"github.com/kudo-render/kudo-render/internal/diag"
 )
 
 // TestForms: a copied value is found in every form it travels in.

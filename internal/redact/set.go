@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // Hidden replaces a secret value in every output.

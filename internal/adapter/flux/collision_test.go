@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/engine"
-	"github.com/kudo-render/kudo-render/object"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // TestCollisionRefused: two steps that get one Kustomization name (here

@@ -6,8 +6,8 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
-	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )

@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/redact"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // Hidden replaces a secret value in every output.
@@ -63,7 +62,7 @@ func (s *secrets) value(v string, isText bool) bool {
 		return true
 	}
 	var parsed any
-	return !isText && yaml.Unmarshal([]byte(v), &parsed) == nil && s.set.Holds(parsed)
+	return !isText && strictyaml.Unmarshal("", []byte(v), &parsed) == nil && s.set.Holds(parsed)
 }
 
 // text is s, or Hidden when it holds a secret (names, keys).
