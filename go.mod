@@ -24,6 +24,7 @@ require (
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.41.0
 	gopkg.in/yaml.v2 v2.4.0
+	gotest.tools/v3 v3.5.2
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.36.4
 	k8s.io/apimachinery v0.37.2

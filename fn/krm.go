@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -17,7 +18,6 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
@@ -39,6 +39,8 @@ const (
 // framework its functionConfig names (and the kudo.dev/v1beta1 Instance
 // objects among the items), and returns the items plus the rendered
 // objects; the items it consumes are marked local-config ([AnnLocalConfig]).
+// It is a framework.ResourceListProcessor ([Function.Process]); [Function.Run]
+// reads and writes the ResourceList through kyaml's fn/framework.
 type Function struct {
 	// Dir is the working directory the orchestrator gives (the
 	// kustomization or package root). Framework paths are relative to it
@@ -55,14 +57,21 @@ type Function struct {
 	notes []*diag.Diagnostic
 	// Limits bound the input; the zero value means limits.Current().
 	Limits limits.Limits
+	// encoded holds the text of each object the last Process generated,
+	// by its node: Run writes it as the CLI writes the object.
+	encoded map[*yaml.Node][]byte
+	// path forces the framework or the fast path (tests); auto when zero.
+	path readPath
 }
 
+var _ framework.ResourceListProcessor = (*Function)(nil)
+
 // Run executes the function on a ResourceList read from in and writes the
-// result to out. Items that the function does not change are written as
-// they were read. When the function fails, the input items are written
-// back with the errors as results (how KRM orchestrators learn why), and
-// the error is returned, so the caller exits non-zero; input that is not
-// a ResourceList at all writes nothing.
+// result to out. When nothing changes, the input is written as it was.
+// When the function fails, the input items are written back with the
+// errors as results (how KRM orchestrators learn why), and the error is
+// returned, so the caller exits non-zero; input that is not a
+// ResourceList at all writes nothing.
 func (f *Function) Run(in io.Reader, out io.Writer) error {
 	list, err := f.Output(in)
 	if list != nil {
@@ -76,11 +85,11 @@ func (f *Function) Run(in io.Reader, out io.Writer) error {
 // Output is Run's output as one slice, for callers that write it whole
 // (no copy): the ResourceList, and the error of a failed run, whose list
 // carries the errors as results; nil when the input is no ResourceList.
+// kyaml's fn/framework reads the list and [Function.Process] runs on it;
+// very large lists take the fast path (fastpath.go), which writes the
+// same bytes.
 func (f *Function) Output(in io.Reader) ([]byte, error) {
-	lim := limits.Current()
-	if f.Limits != (limits.Limits{}) {
-		lim = f.Limits.WithDefaults()
-	}
+	lim := f.limits()
 	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the ResourceList: %w", err)
@@ -88,56 +97,106 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 	if int64(len(data)) > lim.KRMInputBytes {
 		return nil, limits.Err("krm-input-bytes", lim.KRMInputBytes, "the ResourceList on stdin")
 	}
-	rl, err := readResourceList(data, lim)
-	if err != nil {
-		return nil, err
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, errors.New("cannot read the ResourceList: it contains a NUL byte")
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errEmptyInput
+	}
+	if f.path == fastPath || f.path == autoPath && veryLarge(data, lim) {
+		return f.fastOutput(data, lim)
+	}
+	return f.frameworkOutput(data, lim)
+}
+
+func (f *Function) limits() limits.Limits {
+	if f.Limits != (limits.Limits{}) {
+		return f.Limits.WithDefaults()
+	}
+	return limits.Current()
+}
+
+// checkItems bounds the items of a ResourceList: both paths call it once
+// they know how many items the list holds, before any item's header is
+// read or anything renders.
+func checkItems(n int, lim limits.Limits) error {
+	if int64(n) > lim.KRMItems {
+		return limits.Err("krm-items", lim.KRMItems, "the ResourceList")
+	}
+	return nil
+}
+
+// Process implements framework.ResourceListProcessor: it renders what the
+// functionConfig and the Instance items ask for and replaces rl.Items with
+// the output items. Errors are appended to rl.Results and returned as
+// framework.Results (kyaml's ResourceList.Filter would swallow them); the
+// notes of a successful run are appended as results of severity info.
+func (f *Function) Process(rl *framework.ResourceList) error {
+	_, err := f.processList(rl)
+	return err
+}
+
+// processList is Process, and reports whether rl changed.
+func (f *Function) processList(rl *framework.ResourceList) (bool, error) {
+	f.encoded = nil
+	items, err := nodeItems(rl.Items)
+	var out []outItem
 	legacy := map[*object.Object]string{}
-	f.notes = nil
-	res, err := f.process(rl, legacy)
+	if err == nil {
+		out, err = f.process(items, rl.FunctionConfig, legacy)
+	}
 	if err != nil {
-		results := toResults(err)
-		list, werr := encodeList(rawItems(rl.items), nil, rl.functionConfig, results)
-		if werr != nil {
-			return nil, werr
-		}
-		return list, KRMResults(results)
+		rl.Results = append(rl.Results, toResults(err)...)
+		return true, rl.Results
 	}
-	if res == nil { // nothing to change: the input as it was
-		return data, nil
+	if out == nil {
+		return false, nil
 	}
-	var notes []*KRMResult
+	nodes, err := f.outputNodes(out, legacy)
+	if err != nil {
+		return false, err
+	}
+	rl.Items = nodes
+	rl.Results = append(rl.Results, f.noteResults()...)
+	return true, nil
+}
+
+// noteResults are the notes of the last run as results of severity info.
+func (f *Function) noteResults() framework.Results {
+	var notes framework.Results
 	for _, d := range f.notes {
 		notes = append(notes, Result(d))
 	}
-	return encodeList(res, legacy, rl.functionConfig, notes)
+	return notes
 }
 
-// outItem is an item of the output: raw text, or an object to encode.
+// outItem is an item of the output: an input item (maybe marked), or an
+// object to encode.
 type outItem struct {
-	text []byte
-	obj  *object.Object
+	in  *item
+	obj *object.Object
 }
 
-func rawItems(items []*item) []outItem {
+func inputItems(items []*item) []outItem {
 	out := make([]outItem, len(items))
 	for i, it := range items {
-		out[i] = outItem{text: it.text}
+		out[i] = outItem{in: it}
 	}
 	return out
 }
 
 // process renders what the functionConfig and the Instance items ask for.
 // It returns nil when the output is the input.
-func (f *Function) process(rl *resourceList, legacy map[*object.Object]string) ([]outItem, error) {
-	cfg, err := f.config(rl.functionConfig)
+func (f *Function) process(items []*item, fc *yaml.RNode, legacy map[*object.Object]string) ([]outItem, error) {
+	f.notes = nil
+	cfg, err := f.config(fc)
 	if err != nil {
 		return nil, err
 	}
 	if f.SourcesFor != nil {
 		f.Sources = f.SourcesFor(cfg)
 	}
-	reqs, sources, err := f.requests(context.Background(), cfg, rl.items)
+	reqs, sources, err := f.requests(context.Background(), cfg, items)
 	if err != nil {
 		return nil, err
 	}
@@ -146,35 +205,35 @@ func (f *Function) process(rl *resourceList, legacy map[*object.Object]string) (
 	if len(reqs) == 0 {
 		return nil, nil
 	}
-	if it := functionConfigItem(rl.items, rl.functionConfig); it != nil {
+	if it := functionConfigItem(items, fc); it != nil {
 		sources[it] = true
 	}
 	isSource := func(it *item) bool { return sources[it] || it.isInstance() || it.isComposable() }
-	marked, err := markSources(rl.items, isSource)
+	marked, err := markSources(items, isSource)
 	if err != nil {
 		return nil, err
 	}
 	// Objects that already carry this render's processed-marker are up to
 	// date: leave everything untouched (no churn, no update loop) but for
 	// the local-config marker of the items the render consumes.
-	if upToDate(rl.items, reqs) {
+	if upToDate(items, reqs) {
 		if len(marked) == 0 {
 			return nil, nil
 		}
-		return withMarks(rl.items, marked), nil
+		return withMarks(items, marked), nil
 	}
-	in := &renderInput{items: rl.items, sources: sources, marked: marked}
-	return f.render(cfg, reqs, in, formatOf(rl.items), legacy)
+	in := &renderInput{items: items, sources: sources, marked: marked}
+	return f.render(cfg, reqs, in, formatOf(items), legacy)
 }
 
-// withMarks is the input items as they were read, those of marked with
-// their marked text.
-func withMarks(items []*item, marked map[*item][]byte) []outItem {
+// withMarks is the input items as they were read, those of marked
+// marked.
+func withMarks(items []*item, marked map[*item]*item) []outItem {
 	out := make([]outItem, len(items))
 	for i, it := range items {
-		out[i] = outItem{text: it.text}
-		if t, ok := marked[it]; ok {
-			out[i].text = t
+		out[i] = outItem{in: it}
+		if m, ok := marked[it]; ok {
+			out[i].in = m
 		}
 	}
 	return out
@@ -299,16 +358,16 @@ type renderInput struct {
 	// Composables (resources of the framework's definitions, the
 	// functionConfig as an item): kept, marked, never resolved.
 	sources map[*item]bool
-	// marked holds the texts of consumed items marked local-config.
-	marked map[*item][]byte
+	// marked holds the consumed items marked local-config.
+	marked map[*item]*item
 }
 
-// text is an input item's text in the output.
-func (in *renderInput) text(it *item) []byte {
-	if t, ok := in.marked[it]; ok {
-		return t
+// output is an input item as the output holds it.
+func (in *renderInput) output(it *item) outItem {
+	if m, ok := in.marked[it]; ok {
+		return outItem{in: m}
 	}
-	return it.text
+	return outItem{in: it}
 }
 
 // layout is the input items of a render sorted: the output's first part,
@@ -343,7 +402,7 @@ func (in *renderInput) lay(reqs []engine.Request) (*layout, error) {
 		owner := it.header.Annotations[AnnOwner]
 		switch {
 		case it.isInstance():
-			l.out = append(l.out, outItem{text: in.text(it)})
+			l.out = append(l.out, in.output(it))
 		case owner != "" && replaced[owner]:
 		case it.isComposable() || !in.sources[it] && it.mayHoldReference():
 			m, err := it.decode()
@@ -351,10 +410,10 @@ func (in *renderInput) lay(reqs []engine.Request) (*layout, error) {
 				return nil, &itemError{item: it, err: err}
 			}
 			l.withRefs, l.refSrc, l.refAt = append(l.withRefs, object.New(m)), append(l.refSrc, it), append(l.refAt, len(l.out))
-			l.out = append(l.out, outItem{text: in.text(it)})
+			l.out = append(l.out, in.output(it))
 		default:
 			l.plain = append(l.plain, it)
-			l.out = append(l.out, outItem{text: in.text(it)})
+			l.out = append(l.out, in.output(it))
 		}
 	}
 	return l, nil
@@ -432,16 +491,28 @@ func ownerOf(r engine.Request) string {
 }
 
 // mayHoldReference reports whether an item is a Composable or may hold a
-// getValueFrom reference (its text names one).
+// getValueFrom reference (its text, or a key, value or comment of its
+// node, names one).
 func (it *item) mayHoldReference() bool {
-	return it.header.Kind == refs.ComposableKind && strings.HasPrefix(it.header.APIVersion, refs.ComposableGroup+"/") ||
-		bytes.Contains(it.text, []byte("getValueFrom"))
+	if it.header.Kind == refs.ComposableKind && strings.HasPrefix(it.header.APIVersion, refs.ComposableGroup+"/") {
+		return true
+	}
+	if it.node != nil {
+		return mentions(it.node.YNode(), "getValueFrom", 0)
+	}
+	return bytes.Contains(it.text, []byte("getValueFrom"))
 }
 
 // decode reads the whole item.
 func (it *item) decode() (map[string]any, error) {
 	var m map[string]any
-	if err := yaml.Unmarshal(it.text, &m); err != nil {
+	var err error
+	if it.node != nil {
+		err = it.node.YNode().Decode(&m)
+	} else {
+		err = yaml.Unmarshal(it.text, &m)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if m == nil {
@@ -484,19 +555,12 @@ func (e *itemError) Unwrap() error { return e.err }
 
 // config reads the functionConfig: a FrameworkRender, or a ConfigMap whose
 // data holds the same fields flatly.
-func (f *Function) config(text []byte) (*config.Config, error) {
-	if len(bytes.TrimSpace(text)) == 0 {
+func (f *Function) config(fc *yaml.RNode) (*config.Config, error) {
+	if fc.IsNilOrEmpty() {
 		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
-	}
-	fc, err := yaml.Parse(string(text))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
 	}
 	if _, err := strictyaml.CheckAliases(fc.YNode(), limits.Current().YAMLValues); err != nil {
 		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
-	}
-	if fc.IsNilOrEmpty() {
-		return nil, errors.New("no functionConfig: give a kudorender.dev/v1alpha1 FrameworkRender or a ConfigMap")
 	}
 	name := "functionConfig"
 	if p := fc.GetAnnotations()[string(kioutil.PathAnnotation)]; p != "" {
@@ -529,6 +593,19 @@ func (f *Function) config(text []byte) (*config.Config, error) {
 		data = []byte(s)
 	}
 	return config.ParseKRM(name, f.Dir, data)
+}
+
+// parseFunctionConfig parses the functionConfig's text (fast path); nil
+// when there is none.
+func parseFunctionConfig(text []byte) (*yaml.RNode, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, nil
+	}
+	fc, err := yaml.Parse(string(text))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the functionConfig: %w", err)
+	}
+	return fc, nil
 }
 
 // fromConfigMap maps kpt's `configMap:` form to a FrameworkRender:
@@ -582,71 +659,4 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 		meta["name"] = cm.GetName()
 	}
 	return map[string]any{"apiVersion": config.APIVersion, "kind": config.Kind, "metadata": meta, "spec": spec}, nil
-}
-
-// toResults turns an error into KRM results, one per diagnostic, with
-// the file, field and resource where they are known.
-func toResults(err error) []*KRMResult {
-	var ie *itemError
-	item := errors.As(err, &ie)
-	var pe *params.Error
-	paramErr := errors.As(err, &pe)
-	var out []*KRMResult
-	for _, d := range diag.From(err) {
-		if paramErr && d.Field != "" && d.File == "" {
-			c := *d // a parameter of the functionConfig
-			c.Field = "spec.params." + d.Field
-			d = &c
-		}
-		r := Result(d)
-		if item && r.ResourceRef == nil {
-			h := ie.item.header
-			r.ResourceRef = &yaml.ResourceIdentifier{
-				TypeMeta: yaml.TypeMeta{APIVersion: h.APIVersion, Kind: h.Kind},
-				NameMeta: yaml.NameMeta{Name: h.Name, Namespace: h.Namespace},
-			}
-			if p := h.Annotations[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
-				r.File = &ResultFile{Path: p}
-			}
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// Result maps a diagnostic onto kyaml's framework.Result: message,
-// severity, resourceRef, field.path and file.path (the line, which
-// Result has no field for, goes into the message and the "line" tag).
-func Result(d *diag.Diagnostic) *KRMResult {
-	r := &KRMResult{Message: d.Msg, Severity: severityError}
-	switch d.Severity {
-	case diag.SeverityWarning:
-		r.Severity = severityWarning
-	case diag.SeverityInfo:
-		r.Severity = severityInfo
-	}
-	if d.File == "" && d.Field == "" && d.Resource == nil {
-		r.Message = d.Error()
-	}
-	if d.File != "" {
-		r.File = &ResultFile{Path: d.File}
-	}
-	if d.Line > 0 && (d.File != "" || d.Field != "" || d.Resource != nil) {
-		r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
-		r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
-		if d.Column > 0 {
-			r.Message = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Msg)
-			r.Tags["column"] = fmt.Sprint(d.Column)
-		}
-	}
-	if d.Field != "" {
-		r.Field = &ResultField{Path: d.Field}
-	}
-	if res := d.Resource; res != nil {
-		r.ResourceRef = &yaml.ResourceIdentifier{
-			TypeMeta: yaml.TypeMeta{APIVersion: res.APIVersion, Kind: res.Kind},
-			NameMeta: yaml.NameMeta{Name: res.Name, Namespace: res.Namespace},
-		}
-	}
-	return r
 }

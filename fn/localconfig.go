@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
@@ -36,20 +37,20 @@ func composableOwner(h itemHeader) string {
 	return refs.ComposableGroup + "/" + refs.ComposableKind + "/" + h.Namespace + "/" + h.Name
 }
 
-// markSources returns the texts of the items that isSource selects and
-// that are not marked local-config yet, marked (on all cores). The other
-// items are not in the map: they are written as they were read.
-func markSources(items []*item, isSource func(*item) bool) (map[*item][]byte, error) {
+// markSources returns the items that isSource selects and that are not
+// marked local-config yet, marked (on all cores). The other items are not
+// in the map: they are written as they were read.
+func markSources(items []*item, isSource func(*item) bool) (map[*item]*item, error) {
 	var todo []*item
 	for _, it := range items {
 		if isSource(it) && it.header.Annotations[AnnLocalConfig] != "true" {
 			todo = append(todo, it)
 		}
 	}
-	texts := make([][]byte, len(todo))
+	marked := make([]*item, len(todo))
 	errs := make([]error, len(todo))
 	par.Do(len(todo), func(i int) {
-		texts[i], errs[i] = markLocalConfig(todo[i].text)
+		marked[i], errs[i] = todo[i].marked()
 		if errs[i] != nil {
 			errs[i] = &itemError{item: todo[i], err: errs[i]}
 		}
@@ -57,11 +58,28 @@ func markSources(items []*item, isSource func(*item) bool) (map[*item][]byte, er
 	if err := par.FirstError(errs); err != nil {
 		return nil, err
 	}
-	out := make(map[*item][]byte, len(todo))
+	out := make(map[*item]*item, len(todo))
 	for i, it := range todo {
-		out[it] = texts[i]
+		out[it] = marked[i]
 	}
 	return out, nil
+}
+
+// marked returns the item with the annotation
+// config.kubernetes.io/local-config: "true": its node marked
+// ([markNode]), or its text ([markLocalConfig]).
+func (it *item) marked() (*item, error) {
+	m := *it
+	if it.node != nil {
+		m.node = markNode(it.node)
+		return &m, nil
+	}
+	text, err := markLocalConfig(it.text)
+	if err != nil {
+		return nil, err
+	}
+	m.text = text
+	return &m, nil
 }
 
 // markLocalConfig returns an object's YAML text with the annotation
@@ -214,13 +232,13 @@ func orchestratorAnnotation(k string) bool {
 // functionConfigItem returns the input item that is the functionConfig
 // (kpt passes the file of --fn-config or configPath as an item too): the
 // same object but for the orchestrator's annotations. nil when none is.
-func functionConfigItem(items []*item, fc []byte) *item {
-	h, err := readHeader(fc)
+func functionConfigItem(items []*item, fc *kyaml.RNode) *item {
+	h, err := headerOf(fc.YNode())
 	if err != nil {
 		return nil
 	}
 	var want map[string]any
-	if yaml.Unmarshal(fc, &want) != nil {
+	if fc.YNode().Decode(&want) != nil {
 		return nil
 	}
 	stripOrchestrator(want)

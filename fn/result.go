@@ -1,79 +1,81 @@
 package fn
 
 import (
+	"errors"
 	"fmt"
-	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/params"
 )
 
-// KRMResult is one entry of a ResourceList's results, field for field
-// kyaml's framework.Result (TestResultMatchesKyaml checks the two encode
-// the same). kyaml's framework package is not linked into the binary: it
-// brings kube-openapi's validation, whose initialisers cost every command
-// about 8 ms of start-up.
-type KRMResult struct {
-	Message     string                   `yaml:"message,omitempty" json:"message,omitempty"`
-	Severity    string                   `yaml:"severity,omitempty" json:"severity,omitempty"`
-	ResourceRef *yaml.ResourceIdentifier `yaml:"resourceRef,omitempty" json:"resourceRef,omitempty"`
-	Field       *ResultField             `yaml:"field,omitempty" json:"field,omitempty"`
-	File        *ResultFile              `yaml:"file,omitempty" json:"file,omitempty"`
-	Tags        map[string]string        `yaml:"tags,omitempty" json:"tags,omitempty"`
-}
-
-// ResultField is framework.Field: the field a result refers to.
-type ResultField struct {
-	Path          string `yaml:"path,omitempty" json:"path,omitempty"`
-	CurrentValue  any    `yaml:"currentValue,omitempty" json:"currentValue,omitempty"`
-	ProposedValue any    `yaml:"proposedValue,omitempty" json:"proposedValue,omitempty"`
-}
-
-// ResultFile is framework.File: the file a result refers to.
-type ResultFile struct {
-	Path  string `yaml:"path,omitempty" json:"path,omitempty"`
-	Index int    `yaml:"index,omitempty" json:"index,omitempty"`
-}
-
-// Severities, as kyaml spells them.
-const (
-	severityError   = "error"
-	severityWarning = "warning"
-	severityInfo    = "info"
-)
-
-// String is the result as kyaml's framework.Result writes it:
-// "[severity] apiVersion/kind/namespace/name field: message".
-func (r KRMResult) String() string {
-	var id []string
-	if ref := r.ResourceRef; ref != nil {
-		for _, s := range []string{ref.APIVersion, ref.Kind, ref.Namespace, ref.Name} {
-			if s != "" {
-				id = append(id, s)
+// toResults turns an error into KRM results, one per diagnostic, with
+// the file, field and resource where they are known.
+func toResults(err error) framework.Results {
+	var ie *itemError
+	item := errors.As(err, &ie)
+	var pe *params.Error
+	paramErr := errors.As(err, &pe)
+	var out framework.Results
+	for _, d := range diag.From(err) {
+		if paramErr && d.Field != "" && d.File == "" {
+			c := *d // a parameter of the functionConfig
+			c.Field = "spec.params." + d.Field
+			d = &c
+		}
+		r := Result(d)
+		if item && r.ResourceRef == nil {
+			h := ie.item.header
+			r.ResourceRef = &yaml.ResourceIdentifier{
+				TypeMeta: yaml.TypeMeta{APIVersion: h.APIVersion, Kind: h.Kind},
+				NameMeta: yaml.NameMeta{Name: h.Name, Namespace: h.Namespace},
+			}
+			if p := h.Annotations[string(kioutil.PathAnnotation)]; p != "" && r.File == nil {
+				r.File = &framework.File{Path: p}
 			}
 		}
+		out = append(out, r)
 	}
-	sev := r.Severity
-	if sev == "" {
-		sev = severityInfo
-	}
-	s := "[" + sev + "]"
-	if len(id) > 0 {
-		s += " " + strings.Join(id, "/")
-	}
-	if r.Field != nil {
-		s += " " + r.Field.Path
-	}
-	return fmt.Sprintf("%s: %s", s, r.Message)
+	return out
 }
 
-// KRMResults are the results of a failed run; as an error, their
-// messages as framework.Results joins them.
-type KRMResults []*KRMResult
-
-func (rs KRMResults) Error() string {
-	msgs := make([]string, len(rs))
-	for i, r := range rs {
-		msgs[i] = r.String()
+// Result maps a diagnostic onto kyaml's framework.Result: message,
+// severity, resourceRef, field.path and file.path (the line and column,
+// which Result has no field for, go into the message and the "line" and
+// "column" tags).
+func Result(d *diag.Diagnostic) *framework.Result {
+	r := &framework.Result{Message: d.Msg, Severity: framework.Error}
+	switch d.Severity {
+	case diag.SeverityWarning:
+		r.Severity = framework.Warning
+	case diag.SeverityInfo:
+		r.Severity = framework.Info
 	}
-	return strings.Join(msgs, "\n\n")
+	if d.File == "" && d.Field == "" && d.Resource == nil {
+		r.Message = d.Error()
+	}
+	if d.File != "" {
+		r.File = &framework.File{Path: d.File}
+	}
+	if d.Line > 0 && (d.File != "" || d.Field != "" || d.Resource != nil) {
+		r.Message = fmt.Sprintf("line %d: %s", d.Line, d.Msg)
+		r.Tags = map[string]string{"line": fmt.Sprint(d.Line)}
+		if d.Column > 0 {
+			r.Message = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Msg)
+			r.Tags["column"] = fmt.Sprint(d.Column)
+		}
+	}
+	if d.Field != "" {
+		r.Field = &framework.Field{Path: d.Field}
+	}
+	if res := d.Resource; res != nil {
+		r.ResourceRef = &yaml.ResourceIdentifier{
+			TypeMeta: yaml.TypeMeta{APIVersion: res.APIVersion, Kind: res.Kind},
+			NameMeta: yaml.NameMeta{Name: res.Name, Namespace: res.Namespace},
+		}
+	}
+	return r
 }

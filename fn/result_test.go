@@ -3,47 +3,40 @@ package fn
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kudo-render/kudo-render/internal/diag"
 )
 
-// TestResultMatchesKyaml: KRMResult encodes and prints exactly as kyaml's
-// framework.Result, which kpt and kustomize read.
-func TestResultMatchesKyaml(t *testing.T) {
+// TestResult: a diagnostic maps onto kyaml's framework.Result: severity,
+// file, field and resource in their fields, the line in the message and
+// the "line" tag (Result has no field for it).
+func TestResult(t *testing.T) {
 	ref := &yaml.ResourceIdentifier{TypeMeta: yaml.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, NameMeta: yaml.NameMeta{Name: "c", Namespace: "ns"}}
 	cases := []struct {
 		reason string
-		ours   *KRMResult
-		theirs *framework.Result
+		d      *diag.Diagnostic
+		want   *framework.Result
 	}{
-		{"message only", &KRMResult{Message: "m"}, &framework.Result{Message: "m"}},
-		{"an error on a field of a resource in a file", &KRMResult{Message: "bad", Severity: severityError, ResourceRef: ref, Field: &ResultField{Path: "spec.x"}, File: &ResultFile{Path: "a.yaml", Index: 2}, Tags: map[string]string{"line": "3"}},
-			&framework.Result{Message: "bad", Severity: framework.Error, ResourceRef: ref, Field: &framework.Field{Path: "spec.x"}, File: &framework.File{Path: "a.yaml", Index: 2}, Tags: map[string]string{"line": "3"}}},
-		{"a warning", &KRMResult{Message: "w", Severity: severityWarning}, &framework.Result{Message: "w", Severity: framework.Warning}},
-		{"info", &KRMResult{Message: "i", Severity: severityInfo, Field: &ResultField{Path: "p", CurrentValue: 1, ProposedValue: "2"}},
-			&framework.Result{Message: "i", Severity: framework.Info, Field: &framework.Field{Path: "p", CurrentValue: 1, ProposedValue: "2"}}},
+		{"a message alone is an error",
+			&diag.Diagnostic{Msg: "m"},
+			&framework.Result{Message: "m", Severity: framework.Error}},
+		{"file, line, field and resource",
+			&diag.Diagnostic{File: "templates/cm.yaml", Line: 3, Field: "data.x", Resource: &diag.Resource{APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "c"}, Msg: "bad"},
+			&framework.Result{Message: "line 3: bad", Severity: framework.Error, ResourceRef: ref, Field: &framework.Field{Path: "data.x"}, File: &framework.File{Path: "templates/cm.yaml"}, Tags: map[string]string{"line": "3"}}},
+		{"a file without a line",
+			&diag.Diagnostic{Severity: diag.SeverityWarning, File: "params.yaml", Msg: "w"},
+			&framework.Result{Message: "w", Severity: framework.Warning, File: &framework.File{Path: "params.yaml"}}},
+		{"a note on a field",
+			&diag.Diagnostic{Severity: diag.SeverityInfo, Field: "spec.params.X", Msg: "i"},
+			&framework.Result{Message: "i", Severity: framework.Info, Field: &framework.Field{Path: "spec.params.X"}}},
 	}
-	var ours KRMResults
-	var theirs framework.Results
 	for _, tc := range cases {
-		a, err := yaml.Marshal(tc.ours)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := yaml.Marshal(tc.theirs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(string(b), string(a)); d != "" {
-			t.Errorf("%s: YAML -kyaml +ours:\n%s", tc.reason, d)
-		}
-		if tc.ours.String() != tc.theirs.String() {
-			t.Errorf("%s: %q, kyaml %q", tc.reason, tc.ours.String(), tc.theirs.String())
-		}
-		ours, theirs = append(ours, tc.ours), append(theirs, tc.theirs)
+		assert.DeepEqual(t, Result(tc.d), tc.want)
 	}
-	if ours.Error() != theirs.Error() {
-		t.Errorf("Error(): %q, kyaml %q", ours.Error(), theirs.Error())
-	}
+	// As an error, results read as kyaml prints them.
+	rs := framework.Results{Result(cases[0].d), Result(cases[1].d)}
+	assert.Equal(t, rs.Error(), "[error]: m\n\n[error] v1/ConfigMap/ns/c data.x: line 3: bad")
 }

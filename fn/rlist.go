@@ -7,21 +7,25 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
-// item is one item of a ResourceList: its own YAML text, as the
-// orchestrator wrote it (dedented), and the few fields the function reads
-// of every item. Its full content is decoded only when needed (Instance
-// objects, references, resources of the framework's definitions), so
-// items passed through cost their bytes, not a tree of nodes.
+// item is one item of a ResourceList: the node kyaml's fn/framework read
+// (nodes.go), or, on the fast path for very large lists, its own YAML
+// text, as the orchestrator wrote it (dedented); and the few fields the
+// function reads of every item. On the fast path its full content is
+// decoded only when needed (Instance objects, references, resources of
+// the framework's definitions), so items passed through cost their bytes,
+// not a tree of nodes.
 type item struct {
-	text   []byte
-	line   int // line of the item in the input
-	indent int // columns its lines were dedented by
+	node   *kyaml.RNode // nil on the fast path
+	text   []byte       // nil on the framework path
+	line   int          // line of the item in the input
+	indent int          // columns its lines were dedented by (fast path)
 	header itemHeader
 }
 
@@ -43,22 +47,10 @@ func readHeader(text []byte) (itemHeader, error) {
 	if _, err := strictyaml.CheckAliases(&doc, limits.Current().YAMLValues); err != nil {
 		return itemHeader{}, err
 	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return itemHeader{}, errors.New("an item is not a mapping (a Kubernetes object)")
+	if len(doc.Content) == 0 {
+		return itemHeader{}, errNotMapping
 	}
-	root := doc.Content[0]
-	md := child(root, "metadata")
-	h := itemHeader{
-		APIVersion: scalarOf(child(root, "apiVersion")), Kind: scalarOf(child(root, "kind")),
-		Name: scalarOf(child(md, "name")), Namespace: scalarOf(child(md, "namespace")),
-	}
-	if ann := child(md, "annotations"); ann != nil && ann.Kind == yaml.MappingNode {
-		h.Annotations = map[string]string{}
-		for i := 0; i+1 < len(ann.Content); i += 2 {
-			h.Annotations[ann.Content[i].Value] = scalarOf(ann.Content[i+1])
-		}
-	}
-	return h, nil
+	return headerOf(doc.Content[0])
 }
 
 // child is the value of key in mapping m, or nil.
@@ -123,8 +115,8 @@ func readResourceList(data []byte, lim limits.Limits) (*resourceList, error) {
 
 // readHeaders reads the header of every item.
 func (rl *resourceList) readHeaders(lim limits.Limits) error {
-	if int64(len(rl.items)) > lim.KRMItems {
-		return limits.Err("krm-items", lim.KRMItems, "the ResourceList")
+	if err := checkItems(len(rl.items), lim); err != nil {
+		return err
 	}
 	// Items are parsed on all cores; the first error in item order wins,
 	// as when they were read one after another.
@@ -141,10 +133,15 @@ func (rl *resourceList) readHeaders(lim limits.Limits) error {
 			if errors.As(err, &ae) { // the item's lines are the list's from its first
 				return fmt.Errorf("cannot read items[%d]: line %d, column %d of the ResourceList: %v", i, rl.items[i].line+ae.At.Line-1, rl.items[i].indent+ae.At.Column, err)
 			}
-			return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, rl.items[i].line, err)
+			return itemReadError(i, rl.items[i].line, err)
 		}
 	}
 	return nil
+}
+
+// itemReadError is the error of an item that cannot be read.
+func itemReadError(i, line int, err error) error {
+	return fmt.Errorf("cannot read items[%d] (line %d of the ResourceList): %v", i, line, err)
 }
 
 var errNotBlock = errors.New("not a block-style ResourceList")

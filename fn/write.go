@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -108,25 +109,38 @@ func placeOf(o *object.Object, reqs []engine.Request, byInstance map[string]engi
 	return path.Join(RenderedDir, "common", op), ""
 }
 
-// encodeList encodes a ResourceList in block style: the items (raw ones as
-// they were read, objects encoded on all cores), the functionConfig as it
-// was read, and the results.
-func encodeList(items []outItem, legacy map[*object.Object]string, functionConfig []byte, results []*KRMResult) ([]byte, error) {
+// encodeItems returns the text of each output item: an input item's
+// text as it was read, an object encoded (on all cores) as the CLI
+// encodes it, with the legacy path annotations of legacy (fast path).
+func encodeItems(items []outItem, legacy map[*object.Object]string) ([][]byte, error) {
 	encoded := make([][]byte, len(items))
 	errs := make([]error, len(items))
 	par.Do(len(items), func(i int) {
 		if o := items[i].obj; o != nil {
-			encoded[i], errs[i] = o.Marshal()
-			if p, ok := legacy[o]; ok && errs[i] == nil {
-				encoded[i] = appendLegacy(encoded[i], p)
-			}
+			encoded[i], errs[i] = encodeObject(o, legacy)
 		} else {
-			encoded[i] = items[i].text
+			encoded[i] = items[i].in.text
 		}
 	})
-	if err := par.FirstError(errs); err != nil {
+	return encoded, par.FirstError(errs)
+}
+
+// encodeObject encodes an object as the CLI does, with its legacy path
+// annotations when legacy holds them.
+func encodeObject(o *object.Object, legacy map[*object.Object]string) ([]byte, error) {
+	text, err := o.Marshal()
+	if err != nil {
 		return nil, err
 	}
+	if p, ok := legacy[o]; ok {
+		text = appendLegacy(text, p)
+	}
+	return text, nil
+}
+
+// writeList writes a ResourceList in block style: the items' texts, the
+// functionConfig's text, and the results.
+func writeList(encoded [][]byte, functionConfig []byte, results framework.Results) ([]byte, error) {
 	var resultText []byte
 	if len(results) > 0 {
 		var err error
@@ -143,7 +157,7 @@ func encodeList(items []outItem, legacy map[*object.Object]string, functionConfi
 	var b bytes.Buffer
 	b.Grow(size)
 	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n")
-	if len(items) == 0 {
+	if len(encoded) == 0 {
 		b.WriteString("items: []\n")
 	} else {
 		b.WriteString("items:\n")
