@@ -12,15 +12,16 @@ import (
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
+
 	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/internal/test/benchinput"
-	"github.com/kudo-render/kudo-render/internal/test/golden"
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
-// digestsFile holds one line "name sha256" per output: the byte identity
-// of renders that performance work must not change.
-const digestsFile = "testdata/output-digests.txt"
+// digestsFile (in testdata) holds one line "name sha256" per output: the
+// byte identity of renders that performance work must not change.
+const digestsFile = "output-digests.txt"
 
 // TestOutputDigests renders every examples/*/render.yaml, every corpus
 // package with its defaults (instance inst in ns1, deploy plan) and the
@@ -86,7 +87,7 @@ func TestOutputDigests(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		fmt.Fprintf(&b, "%s %s\n", name, got[name])
 	}
-	golden.Check(t, digestsFile, []byte(b.String()), false)
+	golden.Assert(t, b.String(), digestsFile)
 }
 
 func runKRMFunction(t *testing.T, dir string, input []byte) []byte {
@@ -101,7 +102,7 @@ func runKRMFunction(t *testing.T, dir string, input []byte) []byte {
 
 func readDigests(t *testing.T) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(digestsFile)
+	data, err := os.ReadFile(golden.Path(digestsFile))
 	if err != nil {
 		return nil
 	}

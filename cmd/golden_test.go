@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/test/golden"
+	"gotest.tools/v3/golden"
 )
 
 // runStderr is run, for tests that read stderr.
@@ -41,7 +41,7 @@ func TestGolden(t *testing.T) {
 			wantErr := strings.HasPrefix(filepath.Base(dir), "err-")
 			var got, file string
 			if wantErr {
-				file = filepath.Join(dir, "expected.err")
+				file = filepath.Join("golden", filepath.Base(dir), "expected.err")
 				if err == nil {
 					t.Fatalf("render succeeded, want an error; stdout:\n%s", stdout)
 				}
@@ -50,13 +50,13 @@ func TestGolden(t *testing.T) {
 				}
 				got = strings.ReplaceAll(err.Error(), dir, "$CASE") + "\n"
 			} else {
-				file = filepath.Join(dir, "expected.yaml")
+				file = filepath.Join("golden", filepath.Base(dir), "expected.yaml")
 				if err != nil {
 					t.Fatalf("render: %v", err)
 				}
 				got = stdout
 			}
-			golden.Check(t, file, []byte(got), false)
+			golden.Assert(t, got, file)
 		})
 	}
 }

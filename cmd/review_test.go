@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
+
 	"github.com/kudo-render/kudo-render/internal/test/benchinput"
-	"github.com/kudo-render/kudo-render/internal/test/golden"
 )
 
 // reviewExamples are the examples graphed, with the flags they need.
@@ -41,7 +42,7 @@ func TestGraphGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 				ext := map[string]string{"mermaid": ".mmd", "dot": ".dot"}[format]
-				golden.Check(t, filepath.Join("testdata/review/graph", name+ext), []byte(out), false)
+				golden.Assert(t, out, filepath.Join("review/graph", name+ext))
 				again, _, _ := run(append([]string{"graph", "-o", format}, args...)...)
 				if again != out {
 					t.Error("two runs differ")
@@ -79,7 +80,7 @@ func TestDiffGolden(t *testing.T) {
 			if errs != "" {
 				t.Errorf("stderr: %s", errs)
 			}
-			golden.Check(t, filepath.Join("testdata/review/diff", "upgrade."+format), []byte(out), false)
+			golden.Assert(t, out, filepath.Join("review/diff", "upgrade."+format))
 		})
 	}
 }

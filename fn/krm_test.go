@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/test/golden"
-
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/golden"
 )
 
 func runKRM(t *testing.T, dir string, input []byte) (string, error) {
@@ -38,7 +37,7 @@ func TestKRMGolden(t *testing.T) {
 			if wantErr := strings.HasPrefix(filepath.Base(dir), "error-"); wantErr != (err != nil) {
 				t.Fatalf("error = %v, want error: %v\n%s", err, wantErr, got)
 			}
-			golden.Check(t, filepath.Join(dir, "expected.yaml"), []byte(got), false)
+			golden.Assert(t, got, filepath.Join("krm", filepath.Base(dir), "expected.yaml"))
 		})
 	}
 }

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
+
 	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
-	"github.com/kudo-render/kudo-render/internal/test/golden"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
 )
 
@@ -68,22 +69,17 @@ func TestImportGolden(t *testing.T) {
 	}
 }
 
-// checkTree compares files with the tree of dir.
+// checkTree compares files with the tree of dir (below testdata).
 func checkTree(t *testing.T, dir string, files map[string][]byte) {
 	t.Helper()
-	if *golden.Update {
+	if golden.FlagUpdate() {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
 	}
+	rel, _ := filepath.Rel("testdata", dir)
 	for _, p := range slices.Sorted(maps.Keys(files)) {
-		file := filepath.Join(dir, filepath.FromSlash(p))
-		if *golden.Update {
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		golden.Check(t, file, files[p], false)
+		golden.Assert(t, string(files[p]), filepath.Join(rel, filepath.FromSlash(p)))
 	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -4,16 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"gotest.tools/v3/golden"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/test/golden"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -178,7 +179,8 @@ func TestDocTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("%s has no table between %q and %q", docFile, start, end)
 	}
-	golden.Check(t, docFile, []byte(doc[:i+len(start)]+docTable()+doc[j:]), false)
+	file, _ := filepath.Abs(docFile) // outside testdata: by absolute path
+	golden.Assert(t, doc[:i+len(start)]+docTable()+doc[j:], file)
 }
 
 // docTable writes Table() as Markdown.

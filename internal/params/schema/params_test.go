@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/kudo-render/kudo-render/internal/test/golden"
-
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/golden"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -38,7 +37,7 @@ func TestParamsDerivedGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	pretty.WriteByte('\n')
-	golden.Check(t, "testdata/derived-params.golden.json", pretty.Bytes(), false)
+	golden.Assert(t, pretty.String(), "derived-params.golden.json")
 	want := readTestdata(t, "derived-params.golden.json")
 	// The golden file is indented; the result is canonical.
 	if c, err := Canonical(want); err != nil || !bytes.Equal(c, got) {
