@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/fs"
 
 	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -115,41 +117,18 @@ func FuzzNames(f *testing.F) {
 	})
 }
 
-// tree reads a folder: slash path -> content ("-> target" for links).
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		switch {
-		case info.Mode()&os.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			out[filepath.ToSlash(rel)] = "-> " + target
-		case info.Mode().IsRegular():
-			data, _ := os.ReadFile(p)
-			out[filepath.ToSlash(rel)] = string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestWriteDir(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "out")
 	if err := output.WriteDir(dir, map[string][]byte{"a.yaml": []byte("a1"), "sub/b.yaml": []byte("b1")}); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"a.yaml": "a1", "sub/b.yaml": "b1", output.ManifestName: "a.yaml\nsub/b.yaml\n"}
-	if diff := cmp.Diff(want, tree(t, dir)); diff != "" {
-		t.Fatalf("first write: -want +got:\n%s", diff)
-	}
+	// The folders expected are laid out by gotest.tools/fs under the same
+	// umask; WriteDir gives the folder itself mode 0755 whatever the umask.
+	want := fs.NewDir(t, "want", fs.WithMode(0o755),
+		fs.WithFile("a.yaml", "a1"), fs.WithDir("sub", fs.WithFile("b.yaml", "b1")),
+		fs.WithFile(output.ManifestName, "a.yaml\nsub/b.yaml\n"))
+	assert.Assert(t, fs.Equal(dir, fs.ManifestFromDir(t, want.Path())), "first write")
 	// the user adds files of their own, including a link that leaves DIR
 	outside := filepath.Join(root, "outside.txt")
 	os.WriteFile(outside, []byte("secret"), 0o644)
@@ -161,13 +140,12 @@ func TestWriteDir(t *testing.T) {
 	if err := output.WriteDir(dir, map[string][]byte{"a.yaml": []byte("a2"), "c.yaml": []byte("c")}); err != nil {
 		t.Fatal(err)
 	}
-	want = map[string]string{
-		"a.yaml": "a2", "c.yaml": "c", "README.md": "mine", "sub/kustomization.yaml": "mine too", "link": "-> " + outside,
-		output.ManifestName: "a.yaml\nc.yaml\n",
-	}
-	if diff := cmp.Diff(want, tree(t, dir)); diff != "" {
-		t.Errorf("second write: files no longer produced go, other files stay: -want +got:\n%s", diff)
-	}
+	want = fs.NewDir(t, "want", fs.WithMode(0o755),
+		fs.WithFile("a.yaml", "a2"), fs.WithFile("c.yaml", "c"), fs.WithFile("README.md", "mine"),
+		fs.WithDir("sub", fs.WithFile("kustomization.yaml", "mine too")),
+		fs.WithFile(output.ManifestName, "a.yaml\nc.yaml\n"))
+	assert.NilError(t, os.Symlink(outside, want.Join("link")))
+	assert.Check(t, fs.Equal(dir, fs.ManifestFromDir(t, want.Path())), "second write: files no longer produced go, other files stay")
 	after, _ := os.Stat(filepath.Join(dir, "README.md"))
 	if !os.SameFile(before, after) {
 		t.Errorf("a file kudo-render does not own must be carried over as it is (same inode)")
@@ -234,14 +212,12 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, dir, root)
 			}
-			before := tree(t, dir)
+			before := fs.ManifestFromDir(t, dir)
 			err := output.WriteDir(dir, tc.files)
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Fatalf("%s: got %v, want an error with %q", tc.reason, err, tc.err)
 			}
-			if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
-				t.Errorf("%s: DIR changed: -before +after:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, fs.Equal(dir, before), "%s: DIR changed", tc.reason)
 			if m, _ := filepath.Glob(filepath.Join(root, ".out.kudo-render-*")); len(m) > 0 {
 				t.Errorf("%s: temporary trees left behind: %v", tc.reason, m)
 			}
