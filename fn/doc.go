@@ -19,7 +19,7 @@
 // kio.ByteReadWriter, as framework.Execute does. It writes the items as
 // kyaml encodes them and each generated object as `kudo-render render`
 // encodes it (framework.Execute's writer would not fold long strings as
-// the CLI does). Very large lists (1,000 items, 4 MiB) take a fast path
+// the CLI does). Very large lists (1,000 items, 1 MiB) take a fast path
 // that splits the list into the items' texts and decodes only the items
 // the render needs; for the lists kpt and kustomize write it writes
 // exactly what the framework path writes.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -83,4 +84,61 @@ func TestVeryLarge(t *testing.T) {
 	small := lim
 	small.KRMInputBytes = 1 << 20
 	assert.Check(t, veryLarge([]byte(strings.Repeat("#", 300<<10)), small), "over a quarter of --max-krm-input-bytes")
+}
+
+// TestFrameworkRefusals: a list the framework path cannot read is refused
+// with nothing written, as on the fast path.
+func TestFrameworkRefusals(t *testing.T) {
+	head := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+	cases := []struct{ reason, in, err string }{
+		{"not YAML: the line in the list", head + "items:\n- a: b\n  c\n", "cannot read the ResourceList: yaml: line 5: could not find expected ':'"},
+		{"an item that is no object", head + "items:\n- [a]\n", "cannot read items[0] (line 4 of the ResourceList): an item is not a mapping"},
+		{"another kind", "kind: Deployment\n", "it is not a config.kubernetes.io/v1 ResourceList"},
+		{"two documents", head + "items: []\n---\n" + head + "items: []\n", "it is not a config.kubernetes.io/v1 ResourceList"},
+		{"over --max-krm-items", head + "items:\n" + strings.Repeat("- kind: A\n", 3) + "functionConfig: {kind: A}\n", "--max-krm-items"},
+	}
+	for _, tc := range cases {
+		f := &Function{path: frameworkPath, Limits: limits.Limits{KRMItems: 2}}
+		out, err := f.Output(strings.NewReader(tc.in))
+		assert.Check(t, is.Nil(out), tc.reason)
+		assert.Check(t, is.ErrorContains(err, tc.err), tc.reason)
+	}
+}
+
+// FuzzReadersAgree: whatever the input, when both read it, kyaml's reader
+// (the framework path) and the split (the fast path) read the same items
+// and functionConfig.
+func FuzzReadersAgree(f *testing.F) {
+	f.Add("kind: ResourceList\nitems:\n- kind: A\n  data:\n    x: |\n      - y\n- kind: B\n")
+	f.Add("kind: ResourceList\nitems:\n  - kind: A\n    # c\n  -\n    kind: B\nfunctionConfig:\n  kind: C\n")
+	f.Add("kind: ResourceList\nitems: [{kind: A}]\n")
+	f.Add("kind: ResourceList\nitems:\n- a: &x 1\n- b: *x\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		lim := limits.Default()
+		fast, err := readResourceList([]byte(in), lim)
+		if err != nil {
+			return
+		}
+		rl, err := readFramework([]byte(in), lim)
+		if err != nil {
+			return
+		}
+		var fromNodes []any
+		for _, n := range rl.Items {
+			var v any
+			if n.YNode().Decode(&v) != nil {
+				return // aliases beyond the decoder's limits
+			}
+			fromNodes = append(fromNodes, v)
+		}
+		var fc any
+		if rl.FunctionConfig != nil {
+			if rl.FunctionConfig.YNode().Decode(&fc) != nil {
+				return
+			}
+		}
+		gotItems, gotFC := splitItemsOf(t, fast)
+		assert.DeepEqual(t, stringKeys(fromNodes), stringKeys(gotItems), cmpopts.EquateEmpty())
+		assert.DeepEqual(t, stringKeys(fc), stringKeys(gotFC))
+	})
 }

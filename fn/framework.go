@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -55,7 +56,7 @@ func readFramework(data []byte, lim limits.Limits) (*framework.ResourceList, err
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}
 	items, err := rw.Read()
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the ResourceList: %v", err)
+		return nil, fmt.Errorf("cannot read the ResourceList: %s", strings.TrimPrefix(err.Error(), "MalformedYAMLError: "))
 	}
 	switch {
 	case rw.WrappingKind == kio.ResourceListKind || rw.WrappingKind == "List":
