@@ -97,8 +97,12 @@ func TestFrameworkRefusals(t *testing.T) {
 		{"two documents", head + "items: []\n---\n" + head + "items: []\n", "it is not a config.kubernetes.io/v1 ResourceList"},
 		{"over --max-krm-items", head + "items:\n" + strings.Repeat("- kind: A\n", 3) + "functionConfig: {kind: A}\n", "--max-krm-items"},
 	}
+	bomb := head + "items:\n- kind: A\n- kind: B\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+	cases = append(cases,
+		struct{ reason, in, err string }{"aliases that expand past --max-yaml-values: the list's line and column", bomb, "cannot read items[1]: line 8, column 38 of the ResourceList: alias *b (aliases expanded)"},
+		struct{ reason, in, err string }{"a control character", head + "items:\n- kind: A\x07\n", "cannot read the ResourceList: line 4"})
 	for _, tc := range cases {
-		f := &Function{path: frameworkPath, Limits: limits.Limits{KRMItems: 2}}
+		f := &Function{path: frameworkPath, Limits: limits.Limits{KRMItems: 2, YAMLValues: 1000}}
 		out, err := f.Output(strings.NewReader(tc.in))
 		assert.Check(t, is.Nil(out), tc.reason)
 		assert.Check(t, is.ErrorContains(err, tc.err), tc.reason)

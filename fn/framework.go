@@ -46,9 +46,10 @@ func (f *Function) frameworkOutput(data []byte, lim limits.Limits) ([]byte, erro
 }
 
 // readFramework reads a ResourceList with kyaml's kio.ByteReadWriter, once
-// it is known to decode into a bounded number of values, and checks that
-// every item is a mapping: a list that cannot be read is refused (nothing
-// is written), as on the fast path.
+// it is known to decode into a bounded number of values (Output checked
+// its characters), and checks that every item is a mapping whose aliases
+// expand within the yaml-values limit: a list that cannot be read is
+// refused (nothing is written), as on the fast path.
 func readFramework(data []byte, lim limits.Limits) (*framework.ResourceList, error) {
 	if err := strictyaml.CheckValues(data, "the ResourceList"); err != nil {
 		return nil, err
@@ -71,7 +72,30 @@ func readFramework(data []byte, lim limits.Limits) (*framework.ResourceList, err
 	if _, err := nodeItems(items); err != nil {
 		return nil, err
 	}
+	for i, n := range items {
+		if err := checkAliases(i, n.YNode(), lim); err != nil {
+			return nil, err
+		}
+	}
 	return &framework.ResourceList{Items: items, FunctionConfig: rw.FunctionConfig}, nil
+}
+
+// checkAliases refuses an item whose aliases expand past the yaml-values
+// limit, at the list's line and column, worded as the fast path words it:
+// the item named for a block-style item, the list for a flow-style one
+// (which the fast path decodes with the whole list).
+func checkAliases(i int, n *yaml.Node, lim limits.Limits) error {
+	_, err := strictyaml.CheckAliases(n, lim.YAMLValues)
+	var ae *strictyaml.AliasError
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &ae):
+		return itemReadError(i, n.Line, err)
+	case n.Style&yaml.FlowStyle != 0:
+		return fmt.Errorf("cannot read the ResourceList: line %d, column %d: %v", ae.At.Line, ae.At.Column, err)
+	}
+	return fmt.Errorf("cannot read items[%d]: line %d, column %d of the ResourceList: %v", i, ae.At.Line, ae.At.Column, err)
 }
 
 func isList(n *yaml.RNode) bool {

@@ -97,8 +97,8 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 	if int64(len(data)) > lim.KRMInputBytes {
 		return nil, limits.Err("krm-input-bytes", lim.KRMInputBytes, "the ResourceList on stdin")
 	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, errors.New("cannot read the ResourceList: it contains a NUL byte")
+	if err := strictyaml.CheckText(data); err != nil {
+		return nil, fmt.Errorf("cannot read the ResourceList: %v", err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errEmptyInput

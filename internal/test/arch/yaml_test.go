@@ -19,7 +19,7 @@ var yamlReaders = map[string][]string{
 	"gopkg.in/yaml.v2":                  {"Unmarshal", "UnmarshalStrict", "NewDecoder"},
 	"sigs.k8s.io/yaml":                  {"Unmarshal", "UnmarshalStrict", "YAMLToJSON", "YAMLToJSONStrict"},
 	"sigs.k8s.io/kustomize/kyaml/yaml":  {"Unmarshal", "NewDecoder", "Parse", "MustParse"},
-	"sigs.k8s.io/kustomize/kyaml/kio":   {"FromBytes"},
+	"sigs.k8s.io/kustomize/kyaml/kio":   {"FromBytes", "ByteReader", "ByteReadWriter"},
 	"k8s.io/apimachinery/pkg/util/yaml": {"Unmarshal", "NewYAMLOrJSONDecoder", "NewYAMLReader", "ToJSON"},
 }
 
@@ -35,6 +35,8 @@ var yamlDoors = map[string]string{
 	"fn/rlist.go":                            "the ResourceList: CheckText on all of it, CheckValues and CheckAliases on each item and on a list decoded whole; re-reads its own encoding",
 	"fn/krm.go":                              "an item's text that readHeader checked; the functionConfig, whose aliases are checked",
 	"fn/localconfig.go":                      "an item's or the functionConfig's text that readHeader checked",
+	"fn/framework.go":                        "the ResourceList of the framework path: CheckText and CheckValues on all of it before kyaml reads it, CheckAliases on each item",
+	"fn/nodes.go":                            "re-reads kudo-render's own encoding of generated objects and of items read by framework.go",
 	"internal/yaml/object/marshal.go":        "JSON that kudo-render encoded itself",
 	"internal/adapter/review/diff/differ.go": "an object kudo-render encoded itself",
 }
