@@ -8,6 +8,16 @@
 // variables for KRM orchestrators and the Argo CD sidecar); a package or a
 // FunctionConfig cannot raise them.
 //
-// A stage that hits a limit returns a *diag.LimitError made by [Limit.Err],
-// so every message names the limit, its value and the flag that raises it.
+// A stage that hits a limit returns a *diag.LimitError made by [Err], so
+// every message names the limit, its value and the flag that raises it.
+//
+// Most limits bound one item (a file, a template, a YAML stream). A
+// [Budget] bounds the totals of one render (bytes, values, objects,
+// instances, schema validation steps), so that many items each just under
+// their limit are refused too: the engine makes one per render and every
+// stage that produces data charges it before it allocates.
+//
+// [Doing] records what the process is doing (a git fetch, decoding stdin,
+// a template, a reference): when the watchdog (--timeout) gives a run up,
+// its message names the activity under way ([Activities]).
 package limits

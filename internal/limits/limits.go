@@ -63,6 +63,19 @@ type Limits struct {
 	OCITimeout time.Duration
 	// Timeout ends the whole run (a template that loops).
 	Timeout time.Duration
+	// RenderBytes bounds the bytes one render produces, summed over its
+	// templates, patches and the strings references copy.
+	RenderBytes int64
+	// RenderValues bounds the values one render decodes or copies, summed
+	// (rendered YAML, patched objects, references, decoded input items).
+	RenderValues int64
+	// RenderObjects bounds the objects one render renders.
+	RenderObjects int64
+	// RenderInstances bounds the instances one render renders: requests
+	// (KRM Instance items) and the KudoOperator dependencies they install.
+	RenderInstances int64
+	// SchemaSteps bounds the work of JSON Schema validation in one render.
+	SchemaSteps int64
 }
 
 // Spec describes one limit.
@@ -122,6 +135,11 @@ var Table = []Spec{
 	{Name: "oci-ratio", Field: "OCIRatio", Unit: "times", Default: 100, What: "OCI decompression ratio", Doc: "bytes a layer may extract to per byte downloaded (a decompression bomb)"},
 	{Name: "oci-timeout", Field: "OCITimeout", Unit: "duration", Default: int64(25 * time.Second), What: "OCI fetch time", Doc: "fetching one OCI artifact (resolve, signature, manifest, layer) as a whole"},
 	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
+	{Name: "render-bytes", Field: "RenderBytes", Unit: "bytes", Default: 64 * mib, What: "total render output", Doc: "bytes one render produces, summed: the output of every template and patch, the strings references copy"},
+	{Name: "render-values", Field: "RenderValues", Unit: "values", Default: 2_000_000, What: "total render values", Doc: "values one render decodes or copies, summed: rendered YAML, patched objects, references, decoded KRM input items"},
+	{Name: "render-objects", Field: "RenderObjects", Unit: "objects", Default: 100_000, What: "render objects", Doc: "objects one render renders, over all its templates and instances"},
+	{Name: "render-instances", Field: "RenderInstances", Unit: "instances", Default: 2_000, What: "render instances", Doc: "instances one render renders: requests (KRM Instance items) and the KudoOperator dependencies they install, at every level"},
+	{Name: "schema-steps", Field: "SchemaSteps", Unit: "steps", Default: 100_000_000, What: "schema validation work", Doc: "steps of JSON Schema validation in one render: one per subschema evaluated, one per byte a pattern or format reads or a message quotes"},
 }
 
 // Lookup returns the spec of a limit by Name or Field.
@@ -196,6 +214,16 @@ func (l *Limits) field(f string) *int64 {
 		return (*int64)(&l.OCITimeout)
 	case "Timeout":
 		return (*int64)(&l.Timeout)
+	case "RenderBytes":
+		return &l.RenderBytes
+	case "RenderValues":
+		return &l.RenderValues
+	case "RenderObjects":
+		return &l.RenderObjects
+	case "RenderInstances":
+		return &l.RenderInstances
+	case "SchemaSteps":
+		return &l.SchemaSteps
 	}
 	panic("limits: unknown field " + f)
 }

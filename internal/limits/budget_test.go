@@ -1,0 +1,102 @@
+package limits_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
+)
+
+func TestBudgetCharge(t *testing.T) {
+	b := limits.NewBudget(limits.Limits{RenderObjects: 10})
+	if err := b.Charge(limits.RenderObjects, 7, "a"); err != nil {
+		t.Fatal(err)
+	}
+	err := b.Charge(limits.RenderObjects, 4, "templates/b.yaml")
+	var le *diag.LimitError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "templates/b.yaml: render objects exceeds the limit of 10 objects (raise it with --max-render-objects or KUDO_RENDER_MAX_RENDER_OBJECTS)") {
+		t.Fatalf("got %v", err)
+	}
+	if got := b.Spent(limits.RenderObjects); got != 7 {
+		t.Errorf("a refused charge spent: %d, want 7", got)
+	}
+	if err := b.Charge(limits.RenderObjects, 3, "c"); err != nil {
+		t.Errorf("what is left must still be spendable: %v", err)
+	}
+	if b.Left(limits.RenderObjects) != 0 || b.Left(limits.RenderBytes) != limits.Default().RenderBytes {
+		t.Errorf("left: %d objects, %d bytes", b.Left(limits.RenderObjects), b.Left(limits.RenderBytes))
+	}
+}
+
+func TestBudgetConcurrent(t *testing.T) {
+	b := limits.NewBudget(limits.Limits{RenderValues: 1000})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for range 50 {
+		wg.Go(func() {
+			for range 100 {
+				if b.Charge(limits.RenderValues, 1, "x") == nil {
+					mu.Lock()
+					ok++
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if ok != 1000 || b.Spent(limits.RenderValues) != 1000 {
+		t.Errorf("%d charges succeeded, %d spent; want 1000 of 5000", ok, b.Spent(limits.RenderValues))
+	}
+}
+
+func TestNilBudget(t *testing.T) {
+	var b *limits.Budget
+	if err := b.Charge(limits.SchemaSteps, 1<<62, "x"); err != nil || b.Spent(limits.SchemaSteps) != 0 {
+		t.Errorf("a nil budget bounds nothing: %v", err)
+	}
+}
+
+func TestEveryMeterHasALimit(t *testing.T) {
+	for m := limits.RenderBytes; m <= limits.SchemaSteps; m++ {
+		if _, ok := limits.Lookup(m.Limit()); !ok {
+			t.Errorf("meter %d: no limit %q in Table", m, m.Limit())
+		}
+	}
+}
+
+func TestActivities(t *testing.T) {
+	outer := limits.Doing("rendering instance a")
+	inner := limits.DoingFunc(func() string { return "executing templates/cm.yaml" })
+	got := strings.Join(limits.Activities(), "; ")
+	if !strings.HasPrefix(got, "executing templates/cm.yaml; rendering instance a") {
+		t.Errorf("latest first: %q", got)
+	}
+	inner()
+	outer()
+	for _, a := range limits.Activities() {
+		if strings.Contains(a, "instance a") || strings.Contains(a, "cm.yaml") {
+			t.Errorf("a finished activity is still listed: %q", a)
+		}
+	}
+}
+
+func ExampleBudget() {
+	b := limits.NewBudget(limits.Limits{RenderBytes: 100})
+	fmt.Println(b.Charge(limits.RenderBytes, 60, "templates/a.yaml"))
+	fmt.Println(b.Charge(limits.RenderBytes, 60, "templates/b.yaml"))
+	// Output:
+	// <nil>
+	// templates/b.yaml: total render output exceeds the limit of 100 bytes (raise it with --max-render-bytes or KUDO_RENDER_MAX_RENDER_BYTES)
+}
+
+func ExampleDoing() {
+	done := limits.Doing("fetching https://example.com/repo.git")
+	fmt.Println(limits.Activities()[0])
+	done()
+	// Output: fetching https://example.com/repo.git
+}
