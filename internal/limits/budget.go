@@ -75,6 +75,14 @@ func (b *Budget) Charge(m Meter, n int64, where string) error {
 	return nil
 }
 
+// Refund gives back n of meter m that a charge took beyond what was
+// spent (a stage that charges ahead, in steps).
+func (b *Budget) Refund(m Meter, n int64) {
+	if b != nil && n > 0 {
+		b.spent[m].Add(-n)
+	}
+}
+
 // Left is what meter m has left (math.MaxInt64 for a nil budget).
 func (b *Budget) Left(m Meter) int64 {
 	if b == nil {

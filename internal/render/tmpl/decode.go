@@ -37,15 +37,53 @@ func Decode(out *Output) ([]Doc, error) {
 		return nil, &Error{Template: out.Name, Line: out.SourceLine(line), Msg: err.Error()}
 	}
 	lim := limits.Current()
-	if docs, ok := decodeParallel(out, lim); ok {
-		return docs, nil
-	}
 	// Aliases can make a few bytes expand into billions of values ("billion
 	// laughs"); decoding into yaml.Node skips go-yaml's own limit, so
-	// toValue counts values (aliases expanded) against --max-yaml-values
-	// and nesting against --max-yaml-depth.
-	b := &valueBudget{left: lim.YAMLValues, max: lim.YAMLValues, depth: lim.YAMLDepth}
-	return decodeDocs(out, out.Text, 0, b, nil)
+	// toValue counts values (aliases expanded) against --max-yaml-values,
+	// or what the render's budget has left when that is less, and nesting
+	// against --max-yaml-depth.
+	b := newValueBudget(lim, out.budget)
+	docs, used, ok := decodeParallel(out, b)
+	if !ok {
+		one := b.pass()
+		var err error
+		if docs, err = decodeDocs(out, out.Text, 0, one, nil); err != nil {
+			return nil, err
+		}
+		used = one.max - one.left
+	}
+	if err := out.budget.Charge(limits.RenderValues, used, out.Name); err != nil {
+		return nil, err
+	}
+	if err := out.budget.Charge(limits.RenderObjects, int64(len(docs)), out.Name); err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+// newValueBudget is the budget of values of one rendered text: the
+// per-stream limit, or what the render's budget has left when that is
+// less.
+func newValueBudget(lim limits.Limits, render *limits.Budget) *valueBudget {
+	b := &valueBudget{max: lim.YAMLValues, depth: lim.YAMLDepth}
+	if left := render.Left(limits.RenderValues); left < b.max {
+		b.max, b.render = left, render
+	}
+	return b
+}
+
+// pass is a copy of b for one pass of decoding, with all of its values
+// left.
+func (b *valueBudget) pass() *valueBudget {
+	return &valueBudget{max: b.max, depth: b.depth, render: b.render, left: b.max}
+}
+
+// exceeded is the error of running out of values.
+func (b *valueBudget) exceeded() error {
+	if b.render != nil {
+		return b.render.Err(limits.RenderValues, "the rendered YAML (aliases expanded)")
+	}
+	return limits.Err("yaml-values", b.max, "the rendered YAML (aliases expanded)")
 }
 
 // decodeDocs decodes the documents of text, which starts at line
@@ -150,7 +188,7 @@ func decodeRoot(out *Output, root *yaml.Node, offset int, b *valueBudget, shared
 	if shared != nil {
 		used = before - b.left
 		if shared.Add(-used) < 0 {
-			return Doc{}, used, limits.Err("yaml-values", b.max, "the rendered YAML (aliases expanded)")
+			return Doc{}, used, b.exceeded()
 		}
 	}
 	m := v.(map[string]any)
@@ -201,7 +239,7 @@ func (o *Output) renderedLine(n int) string {
 // float64; timestamps and binary stay strings.
 func toValue(n *yaml.Node, budget *valueBudget, depth int64) (any, error) {
 	if budget.left--; budget.left < 0 {
-		return nil, limits.Err("yaml-values", budget.max, "the rendered YAML (aliases expanded)")
+		return nil, budget.exceeded()
 	}
 	if depth > budget.depth {
 		return nil, &atLine{line: n.Line, err: limits.Err("yaml-depth", budget.depth, "the rendered YAML")}
@@ -316,6 +354,9 @@ func (e *atLine) Unwrap() error { return e.err }
 // valueBudget counts the values of one template's rendered YAML.
 type valueBudget struct {
 	left, max, depth int64
+	// render is set when max is what the render's budget had left (less
+	// than --max-yaml-values): running out is then its limit.
+	render *limits.Budget
 	// path is the field path being decoded; bool11 collects the plain
 	// scalars YAML 1.1 reads as booleans.
 	path   []string

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"sync/atomic"
 
-	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -31,25 +30,24 @@ type part struct {
 // (including aliases to another document's anchors, which go-yaml
 // resolves across a stream). Values count against one shared
 // --max-yaml-values budget, so memory stays bounded as in one pass.
-func decodeParallel(out *Output, lim limits.Limits) ([]Doc, bool) {
+func decodeParallel(out *Output, vb *valueBudget) (docs []Doc, used int64, ok bool) {
 	if len(out.Text) < minParallelText {
-		return nil, false
+		return nil, 0, false
 	}
 	parts := splitDocuments(out.Text, partBytes)
 	if len(parts) < 2 {
-		return nil, false
+		return nil, 0, false
 	}
 	out.lineStarts() // computed once, here: the parts only read it
 	var shared atomic.Int64
-	shared.Store(lim.YAMLValues)
+	shared.Store(vb.max)
 	var failed atomic.Bool
 	results := make([][]Doc, len(parts))
 	par.Do(len(parts), func(i int) {
 		if failed.Load() {
 			return
 		}
-		b := &valueBudget{max: lim.YAMLValues, depth: lim.YAMLDepth}
-		docs, err := decodeDocs(out, parts[i].text, parts[i].offset, b, &shared)
+		docs, err := decodeDocs(out, parts[i].text, parts[i].offset, vb.pass(), &shared)
 		if err != nil {
 			failed.Store(true)
 			return
@@ -57,20 +55,21 @@ func decodeParallel(out *Output, lim limits.Limits) ([]Doc, bool) {
 		results[i] = docs
 	})
 	if failed.Load() {
-		return nil, false
+		return nil, 0, false
 	}
+	used = vb.max - shared.Load()
 	n := 0
 	for _, r := range results {
 		n += len(r)
 	}
 	if n == 0 {
-		return nil, true // as one pass: no documents is nil
+		return nil, used, true // as one pass: no documents is nil
 	}
-	docs := make([]Doc, 0, n)
+	docs = make([]Doc, 0, n)
 	for _, r := range results {
 		docs = append(docs, r...)
 	}
-	return docs, true
+	return docs, used, true
 }
 
 // splitDocuments cuts text into parts of at least size bytes, each

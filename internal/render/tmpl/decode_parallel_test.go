@@ -19,10 +19,9 @@ func decodeBoth(t *testing.T, text string) (parallel bool) {
 	// One mark at the start: the template is the text itself, so a Doc's
 	// Line is its rendered line.
 	out := &Output{Name: "t.yaml", Text: []byte(text), marks: []mark{{off: 0, line: 1}}}
-	lim := limits.Current()
-	got, ok := decodeParallel(out, lim)
-	b := &valueBudget{left: lim.YAMLValues, max: lim.YAMLValues, depth: lim.YAMLDepth}
-	want, err := decodeDocs(out, out.Text, 0, b, nil)
+	vb := newValueBudget(limits.Current(), nil)
+	got, _, ok := decodeParallel(out, vb)
+	want, err := decodeDocs(out, out.Text, 0, vb.pass(), nil)
 	if err == nil {
 		checkDocLines(t, text, want)
 	}

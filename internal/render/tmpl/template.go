@@ -194,18 +194,25 @@ func (t *Template) index(n *parse.TextNode, starts []int) {
 }
 
 // Execute renders the template with data.
-func (t *Template) Execute(data any) (*Output, error) {
-	rec := &recorder{lines: t.lines, max: limits.Current().TemplateBytes}
+func (t *Template) Execute(data any) (*Output, error) { return t.ExecuteWithin(data, nil) }
+
+// ExecuteWithin is Execute within the budget of a render: the text it
+// renders is charged to b's render-bytes as it is written, and [Decode] of
+// the output charges b's render-values. A nil b bounds nothing but the
+// per-template limits.
+func (t *Template) ExecuteWithin(data any, b *limits.Budget) (*Output, error) {
+	rec := &recorder{lines: t.lines, max: limits.Current().TemplateBytes, budget: b, name: t.name}
 	p, err := t.prepare()
 	if err != nil {
 		return nil, tidy(t.name, err)
 	}
 	err = p.t.Execute(rec, data)
 	t.prepared.Put(p) // executing leaves the template as it was
+	rec.settle()
 	if err != nil {
 		return nil, suggestKey(tidy(t.name, err), data)
 	}
-	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks}, nil
+	return &Output{Name: t.name, Text: rec.buf.Bytes(), marks: rec.marks, budget: b}, nil
 }
 
 // prepare returns a copy of the template to execute with a fresh budget.
@@ -242,16 +249,42 @@ type recorder struct {
 	buf   bytes.Buffer
 	lines map[*byte]int
 	marks []mark
+	// budget is the render's; charged is what the text has taken from it
+	// so far, in steps of chargeStep bytes.
+	budget  *limits.Budget
+	charged int64
+	name    string
 }
 
+// chargeStep is how much of the render's budget a template takes at a
+// time: one atomic operation per step rather than per write.
+const chargeStep = 64 << 10
+
 func (r *recorder) Write(p []byte) (int, error) {
-	if int64(r.buf.Len())+int64(len(p)) > r.max {
+	n := int64(r.buf.Len()) + int64(len(p))
+	if n > r.max {
 		return 0, limits.Err("template-bytes", r.max, "the rendered text")
+	}
+	if n > r.charged && r.budget != nil {
+		step := max(n-r.charged, min(chargeStep, r.max-r.charged))
+		if r.budget.Charge(limits.RenderBytes, step, "") != nil {
+			step = n - r.charged // what is left may still hold this write
+			if err := r.budget.Charge(limits.RenderBytes, step, "the rendered text"); err != nil {
+				return 0, err
+			}
+		}
+		r.charged += step
 	}
 	if len(p) > 0 {
 		r.marks = append(r.marks, mark{off: r.buf.Len(), line: r.lines[&p[0]]})
 	}
 	return r.buf.Write(p)
+}
+
+// settle gives back to the budget what the last step took beyond the
+// text.
+func (r *recorder) settle() {
+	r.budget.Refund(limits.RenderBytes, r.charged-int64(r.buf.Len()))
 }
 
 // Output is rendered text that remembers where each part came from.
@@ -260,6 +293,9 @@ type Output struct {
 	Text   []byte
 	marks  []mark
 	starts []int // offsets of the lines, see lineStarts
+	// budget is the render's budget the text was rendered within; Decode
+	// charges it the values it makes.
+	budget *limits.Budget
 }
 
 // SourceLine maps a 1-based line of the rendered text to the line of the
