@@ -103,3 +103,49 @@ func (b *Budget) Spent(m Meter) int64 {
 func (b *Budget) Err(m Meter, where string) *diag.LimitError {
 	return Err(m.Limit(), b.max[m], where)
 }
+
+// Measure counts the values of v, a value of the JSON model (maps, lists,
+// scalars), and the bytes of its strings and keys, the way the render's
+// budget counts them: a map or a list is one value, and so is each
+// scalar. It stops counting once values passes maxValues, so measuring a
+// value too large for a budget costs no more than the budget.
+func Measure(v any, maxValues int64) (values, bytes int64) {
+	stack := []any{v}
+	for len(stack) > 0 && values <= maxValues {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		values++
+		switch t := v.(type) {
+		case map[string]any:
+			for k, c := range t {
+				bytes += int64(len(k))
+				stack = append(stack, c)
+			}
+		case []any:
+			if values+int64(len(stack)+len(t)) > maxValues {
+				return maxValues + 1, bytes
+			}
+			stack = append(stack, t...)
+		case string:
+			bytes += int64(len(t))
+		}
+	}
+	return values, bytes
+}
+
+// ChargeValue charges the values and bytes of v (see [Measure]) before it
+// is copied; where names the copy.
+func (b *Budget) ChargeValue(v any, where string) error {
+	if b == nil {
+		return nil
+	}
+	values, bytes := Measure(v, b.Left(RenderValues))
+	if err := b.Charge(RenderValues, values, where); err != nil {
+		return err
+	}
+	if err := b.Charge(RenderBytes, bytes, where); err != nil {
+		b.Refund(RenderValues, values)
+		return err
+	}
+	return nil
+}

@@ -100,3 +100,31 @@ func ExampleDoing() {
 	done()
 	// Output: fetching https://example.com/repo.git
 }
+
+func TestMeasure(t *testing.T) {
+	v := map[string]any{"ab": []any{"xyz", int64(1), map[string]any{}}, "c": nil}
+	if values, bytes := limits.Measure(v, 100); values != 6 || bytes != 6 {
+		t.Errorf("got %d values, %d bytes; want 6, 6", values, bytes)
+	}
+	if values, _ := limits.Measure(v, 2); values != 3 {
+		t.Errorf("past the maximum: %d values, want 3 (max+1)", values)
+	}
+	big := make([]any, 1_000_000)
+	if values, _ := limits.Measure(big, 10); values != 11 {
+		t.Errorf("a long list past the maximum: %d values", values)
+	}
+}
+
+func TestChargeValue(t *testing.T) {
+	b := limits.NewBudget(limits.Limits{RenderBytes: 10})
+	if err := b.ChargeValue(map[string]any{"k": "12345"}, "x"); err != nil {
+		t.Fatal(err)
+	}
+	err := b.ChargeValue(map[string]any{"k": "12345"}, "reference r")
+	if err == nil || !strings.Contains(err.Error(), "reference r: total render output exceeds") {
+		t.Errorf("got %v", err)
+	}
+	if b.Spent(limits.RenderValues) != 2 {
+		t.Errorf("a refused value still spent values: %d", b.Spent(limits.RenderValues))
+	}
+}

@@ -1,10 +1,14 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
+	"sync"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
@@ -13,6 +17,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -71,7 +76,9 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		if err != nil {
 			return nil, r.fail(s, &PatchError{Patch: bundle.TemplatePath(name), Err: err})
 		}
-		objs, err = applyPatch(objs, bundle.TemplatePath(name), out.Text, target)
+		done := limits.DoingFunc(func() string { return r.doing("applying the patch " + bundle.TemplatePath(name)) })
+		objs, err = applyPatch(objs, bundle.TemplatePath(name), out.Text, target, r.opts.Budget)
+		done()
 		if err != nil {
 			return nil, r.fail(s, err)
 		}
@@ -80,8 +87,11 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 }
 
 // applyPatch applies one patch file to objs with kustomize. Objects keep
-// the template they came from.
-func applyPatch(objs []Rendered, name string, patch []byte, target *types.Selector) ([]Rendered, error) {
+// the template they came from. What it produces is charged to budget:
+// the text of the objects given to kustomize before it runs, the values
+// of the objects it returns after; the copies of a JSON 6902 patch are
+// bounded by --max-template-bytes while it runs.
+func applyPatch(objs []Rendered, name string, patch []byte, target *types.Selector, budget *limits.Budget) ([]Rendered, error) {
 	fs := filesys.MakeFsInMemory()
 	var resources []string
 	origin := map[string]string{}
@@ -90,6 +100,9 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 		data, err := o.Obj.Marshal()
 		if err != nil {
 			return nil, &PatchError{Patch: name, Err: err}
+		}
+		if err := budget.Charge(limits.RenderBytes, int64(len(data)), name+" (the objects it patches)"); err != nil {
+			return nil, err
 		}
 		file := fmt.Sprintf("r%04d.yaml", i)
 		if err := fs.WriteFile(path.Join("/task", file), data); err != nil {
@@ -116,9 +129,10 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 	}
 	opts := krusty.MakeDefaultOptions()
 	opts.Reorder = krusty.ReorderOptionNone
+	boundCopies()
 	rm, err := krusty.MakeKustomizer(opts).Run(fs, "/task")
 	if err != nil {
-		return nil, &PatchError{Patch: name, Err: tidyKustomizeError(err)}
+		return nil, &PatchError{Patch: name, Err: copiesError(err)}
 	}
 	out := make([]Rendered, 0, rm.Size())
 	for _, res := range rm.Resources() {
@@ -126,11 +140,42 @@ func applyPatch(objs []Rendered, name string, patch []byte, target *types.Select
 		if err != nil {
 			return nil, &PatchError{Patch: name, Err: err}
 		}
+		if err := budget.ChargeValue(m, name+" (the objects it patched)"); err != nil {
+			return nil, err
+		}
 		o := object.New(m)
 		o.Bool11 = bool11[o.Key()] // kube checks that each still holds a string
 		out = append(out, Rendered{Template: origin[o.Key()], Obj: o})
 	}
 	return out, nil
+}
+
+// copyBound guards jsonpatch.AccumulatedCopySizeLimit, the library's one
+// bound on what the copy operations of a JSON 6902 patch add: without
+// it, a patch of a few lines that copies a field into itself doubles the
+// object at every operation.
+var copyBound sync.Mutex
+
+// boundCopies sets the bound of the copies of one JSON 6902 patch to
+// --max-template-bytes (a variable of the library: set only when it
+// changes, under copyBound, before kustomize reads it).
+func boundCopies() {
+	max := limits.Current().TemplateBytes
+	copyBound.Lock()
+	if jsonpatch.AccumulatedCopySizeLimit != max {
+		jsonpatch.AccumulatedCopySizeLimit = max
+	}
+	copyBound.Unlock()
+}
+
+// copiesError is err of kustomize, tidied, or the limit's error when the
+// copies of a JSON 6902 patch passed their bound.
+func copiesError(err error) error {
+	var ce *jsonpatch.AccumulatedCopySizeError
+	if errors.As(err, &ce) || strings.Contains(err.Error(), "accumulated size increase of copy") {
+		return limits.Err("template-bytes", limits.Current().TemplateBytes, "the values its copy operations add")
+	}
+	return tidyKustomizeError(err)
 }
 
 // tidyKustomizeError drops the in-memory paths from kustomize's messages.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -33,6 +34,10 @@ type Options struct {
 	// Resources are what templates see as .Resources: the objects of the
 	// framework's resource definitions, by slugPlural.
 	Resources map[string][]any
+	// Budget is the budget of the render this renderer is part of: the
+	// text, values and objects of its templates and patches are charged
+	// to it. Nil bounds each template alone.
+	Budget *limits.Budget
 }
 
 // DefaultPublisherImage is the default image of the pipe publisher.
@@ -178,13 +183,20 @@ func parseShared(path string, src []byte) (*tmpl.Template, error) {
 	return t, nil
 }
 
-// run executes a template file (parsed once per renderer).
+// run executes a template file (parsed once per renderer) within the
+// render's budget.
 func (r *Renderer) run(path string, src []byte, vars map[string]any) (*tmpl.Output, error) {
 	t, err := r.template(path, src)
 	if err != nil {
 		return nil, err
 	}
-	return t.Execute(vars)
+	defer limits.DoingFunc(func() string { return r.doing("executing " + path) })()
+	return t.ExecuteWithin(vars, r.opts.Budget)
+}
+
+// doing describes an activity of this renderer for the watchdog.
+func (r *Renderer) doing(what string) string {
+	return fmt.Sprintf("%s (instance %q of %s)", what, r.inst.Name, r.b.ID())
 }
 
 // maxLineText is the size of rendered text up to which its objects keep
@@ -199,7 +211,9 @@ func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rend
 	if err != nil {
 		return nil, err
 	}
+	done := limits.DoingFunc(func() string { return r.doing("decoding the output of " + path) })
 	docs, err := tmpl.Decode(out)
+	done()
 	if err != nil {
 		return nil, err
 	}
