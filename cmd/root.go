@@ -84,7 +84,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			code := errorCode(c)
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {
-					fmt.Fprintf(stderr, "error: gave up after %s (--timeout): %s\n", timeout, waitingFor())
+					fmt.Fprintln(stderr, "error: "+gaveUp(timeout, gitsource.Running(), limits.Activities()))
 					removeTemps()
 					exit(code)
 				}
@@ -100,13 +100,28 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	return root
 }
 
-// waitingFor says what a run the watchdog ends was doing: the git
-// operations under way (a hung server), else a template that may loop.
-func waitingFor() string {
-	if ops := gitsource.Running(); len(ops) > 0 {
-		return "a " + strings.Join(ops, " and a ") + " was running"
+// gaveUp is the watchdog's message: what was running when the run was
+// given up on. Git operations under way (gitsource.Running) come first: a
+// hung server is the likeliest cause; then the activities of the process
+// (limits.Doing), the latest first.
+func gaveUp(timeout time.Duration, git, doing []string) string {
+	msg := fmt.Sprintf("gave up after %s (--timeout)", timeout)
+	if len(doing) > 4 {
+		doing = append(doing[:4:4], fmt.Sprintf("%d more", len(doing)-4))
 	}
-	return "a template may loop"
+	switch {
+	case len(git) > 0:
+		msg += ": a " + strings.Join(git, " and a ") + " was running"
+		if len(doing) > 0 {
+			msg += " (also under way: " + strings.Join(doing, "; ") + ")"
+		}
+	case len(doing) > 0:
+		msg += " while " + doing[0]
+		if len(doing) > 1 {
+			msg += " (also under way: " + strings.Join(doing[1:], "; ") + ")"
+		}
+	}
+	return msg + "; raise the limit with --timeout or KUDO_RENDER_TIMEOUT (0: never)"
 }
 
 // withCode gives err the command's exit status on error.

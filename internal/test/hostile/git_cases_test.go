@@ -122,7 +122,7 @@ func TestGitSources(t *testing.T) {
 				return c
 			}),
 			env: append([]string{"KUDO_RENDER_TIMEOUT=2s"}, tmp...), exit: 2, after: noTemporaryFolders,
-			stderr: `gave up after 2s \(--timeout\): a template may loop`,
+			stderr: `gave up after 2s \(--timeout\) while executing templates/cm\.yaml`,
 		},
 		"ManyLockPins": {
 			class:   "git",
