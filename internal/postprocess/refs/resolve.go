@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -28,6 +29,10 @@ type Options struct {
 	// references and transformers, with that value; only when Resolve
 	// succeeds.
 	SecretCopy func(obj *object.Object, field string, value any)
+	// Budget is the render's: every value a reference copies is charged
+	// to it (values and bytes) before it is copied, so references to
+	// references cannot multiply an object past it. Nil bounds nothing.
+	Budget *limits.Budget
 }
 
 // Resolve replaces every getValueFrom reference in objs, in place, by its
@@ -162,8 +167,9 @@ type doc struct {
 	indexed  bool
 	refs     []*ref // sorted by path
 	trie     node
-	identity bool // an identifying field holds a reference
-	crd      bool // a CustomResourceDefinition (as written)
+	identity bool   // an identifying field holds a reference
+	crd      bool   // a CustomResourceDefinition (as written)
+	label    string // the object as written, when it holds references
 }
 
 type objKey struct {
@@ -189,6 +195,9 @@ type resolver struct {
 	byLabel map[labelKey][]*doc
 	stack   []*ref
 	errs    []error
+	// stop is the error that ends resolution at once (the budget is
+	// spent): every further reference would fail the same way.
+	stop error
 	// ops counts index probes, trie steps and candidate checks: the work
 	// of resolution apart from copying and evaluating, which is linear in
 	// the size of the objects. Tests check it grows linearly.
@@ -321,6 +330,9 @@ func (r *resolver) secretCopies() ([]string, error) {
 }
 
 func (r *resolver) err() error {
+	if r.stop != nil {
+		return r.stop
+	}
 	switch len(r.errs) {
 	case 0:
 		return nil
@@ -375,6 +387,7 @@ func (r *resolver) scan(d *doc) {
 	if !hasRef(d.work, seg{}, crd) {
 		return
 	}
+	d.label = r.describe(d) // as written: for the watchdog, which reads it on another goroutine
 	d.work = r.copyWalk(d, nil, seg{}, d.work, nil, crd).(map[string]any)
 	d.copied = true
 	slices.SortFunc(d.refs, func(a, b *ref) int { return slices.CompareFunc(a.path, b.path, compareSeg) })
@@ -555,7 +568,13 @@ func (r *resolver) resolveRef(x *ref) error {
 	x.state = stateVisiting
 	x.stackP = len(r.stack)
 	r.stack = append(r.stack, x)
+	// only what does not change while references resolve: the watchdog
+	// calls it on another goroutine
+	done := limits.DoingFunc(func() string {
+		return "resolving the getValueFrom reference at " + pathString(x.path) + " of " + x.doc.label
+	})
 	err := r.compute(x)
+	done()
 	r.stack = r.stack[:len(r.stack)-1]
 	if err != nil {
 		if err != errReported {
@@ -665,6 +684,9 @@ func (r *resolver) compute(x *ref) error {
 	if reason != "" {
 		return r.notFound(x, sp, &ValueNotFoundError{Ref: r.where(x), Source: r.describe(t), Path: sp.path.text, Reason: reason})
 	}
+	if err := r.charge(x, v); err != nil {
+		return err
+	}
 	v = copyValue(v)
 	fromSecret := secret != nil || isSecret(t.gk)
 	for i, tr := range sp.transformers {
@@ -693,7 +715,23 @@ func (r *resolver) notFound(x *ref, sp *spec, err error) error {
 	if !sp.hasDefault {
 		return err
 	}
+	if err := r.charge(x, sp.def); err != nil {
+		return err
+	}
 	x.set(copyValue(sp.def))
+	return nil
+}
+
+// charge charges the render's budget for the copy of v that x takes; when
+// the budget is spent, resolution stops with its error.
+func (r *resolver) charge(x *ref, v any) error {
+	if r.stop != nil {
+		return errReported
+	}
+	if err := r.opts.Budget.ChargeValue(v, strings.TrimSuffix(r.where(x).prefix(), ": ")); err != nil {
+		r.stop = err
+		return errReported
+	}
 	return nil
 }
 
