@@ -25,8 +25,7 @@ const (
 	// dependencies they install).
 	RenderInstances
 	// SchemaSteps: steps of JSON Schema validation (subschema
-	// evaluations, bytes that patterns and formats read, bytes of
-	// messages).
+	// evaluations, and the bytes of the strings they read).
 	SchemaSteps
 	numMeters
 )

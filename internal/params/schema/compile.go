@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // schemaURLPrefix makes the base URL of every schema kudo-render compiles.
@@ -73,14 +75,73 @@ type schemaProblem struct {
 // subschema evaluations in it.
 type compiled struct {
 	url     string
+	name    string
 	root    *jsonschema.Schema
 	schemas []*jsonschema.Schema // every object schema compiled
 	evals   int
 	budget  int
+	// steps is the render's budget of validation steps, if any; pending
+	// are steps taken but not charged yet (see step).
+	steps   *limits.Budget
+	pending int64
 }
 
 // budgetExceeded is the panic value that stops a validation over budget.
 type budgetExceeded struct{}
+
+// stepsSpent is the panic value that stops a validation when the
+// render's budget of steps is spent.
+type stepsSpent struct{ err error }
+
+// stepsAtOnce is how many steps a validation takes from the render's
+// budget at a time.
+const stepsAtOnce = 64 << 10
+
+// within makes validations of c charge their steps to b (nil: none).
+func (c *compiled) within(b *limits.Budget) *compiled {
+	c.steps = b
+	return c
+}
+
+// step counts the evaluation of subschema s against v in the render's
+// budget, before the library does the work that grows with v: it reads a
+// string whole for any subschema (it copies it, counts its runes, matches
+// its pattern), every key of an object against every pattern of
+// patternProperties, every item of an array for uniqueItems.
+func (c *compiled) step(s *jsonschema.Schema, v any) {
+	n := int64(1)
+	switch t := v.(type) {
+	case string:
+		n += int64(len(t))
+	case map[string]any:
+		if k := len(s.PatternProperties); k > 0 {
+			for key := range t {
+				n += int64(k * (1 + len(key)))
+			}
+		}
+	case []any:
+		if s.UniqueItems {
+			n += int64(len(t))
+		}
+	}
+	c.pending += n
+	if c.pending >= stepsAtOnce {
+		c.flush()
+	}
+}
+
+// flush charges the pending steps to the render's budget.
+func (c *compiled) flush() {
+	if c.steps == nil {
+		c.pending = 0
+		return
+	}
+	err := c.steps.Charge(limits.SchemaSteps, c.pending, c.name)
+	c.pending = 0
+	if err != nil {
+		panic(stepsSpent{err})
+	}
+}
 
 // compileSchema compiles doc, a decoded schema, named name in messages.
 // allowUnique allows kudo-render's `unique` keyword at the top level.
@@ -101,7 +162,7 @@ func compileSchema(name string, doc any, allowUnique bool) (c *compiled, probs [
 	if err != nil {
 		return nil, []schemaProblem{{"", fmt.Sprintf("internal error: kudo-render's vocabulary: %v", err)}}
 	}
-	c = &compiled{url: schemaURLPrefix + name}
+	c = &compiled{url: schemaURLPrefix + name, name: name}
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.AssertFormat()
@@ -359,6 +420,7 @@ func (c *compiled) instrument() {
 			if c.evals > c.budget {
 				panic(budgetExceeded{})
 			}
+			c.step(s, v)
 			if orig != nil {
 				return orig.Validate(v)
 			}
@@ -373,20 +435,28 @@ func (c *compiled) instrument() {
 
 // validate validates v, a value of the JSON model with nodes objects,
 // arrays and scalars, and returns its violations.
+//
+// With a render's budget (within), the steps of the validation are charged
+// to it as they are taken; when it is spent, validation stops with its
+// error (a *diag.LimitError).
 func (c *compiled) validate(v any, nodes int) (viols []Violation, err error) {
-	c.evals = 0
+	c.evals, c.pending = 0, 0
 	c.budget = BaseEvaluations + EvaluationsPerNode*nodes
 	defer func() {
 		if r := recover(); r != nil {
 			viols = nil
-			if _, ok := r.(budgetExceeded); ok {
+			switch r := r.(type) {
+			case budgetExceeded:
 				err = fmt.Errorf("validation stopped after %d subschema evaluations: the schema is too complex for this value (references that multiply at every level?)", c.budget)
-				return
+			case stepsSpent:
+				err = r.err
+			default:
+				err = fmt.Errorf("the JSON Schema library failed: %v", r)
 			}
-			err = fmt.Errorf("the JSON Schema library failed: %v", r)
 		}
 	}()
 	verr := c.root.Validate(v)
+	c.flush()
 	if verr == nil {
 		return nil, nil
 	}
@@ -400,6 +470,7 @@ func (c *compiled) validate(v any, nodes int) (viols []Violation, err error) {
 // flatten turns the library's error tree into violations, one per failed
 // assertion, without duplicates.
 func flatten(e *jsonschema.ValidationError) []Violation {
+	shorten(e)
 	var out []Violation
 	seen := map[Violation]bool{}
 	add := func(v Violation) {
@@ -448,6 +519,36 @@ func flatten(e *jsonschema.ValidationError) []Violation {
 // maxMessage bounds a violation's message: the library quotes values in
 // full, and a value can be long.
 const maxMessage = 300
+
+// shorten cuts the strings the library would quote in full in the
+// messages of e and its causes to what a message shows (maxMessage):
+// formatting a long value once per failed pattern would otherwise copy it
+// (and its quoted form) as many times as the schema has patterns.
+func shorten(e *jsonschema.ValidationError) {
+	switch k := e.ErrorKind.(type) {
+	case *kind.Pattern:
+		k.Got = cut(k.Got, maxMessage)
+	case *kind.Format:
+		if s, ok := k.Got.(string); ok {
+			k.Got = cut(s, maxMessage)
+		}
+	}
+	for _, c := range e.Causes {
+		shorten(c)
+	}
+}
+
+// cut is s cut to at most n bytes, on a rune boundary: a message made of
+// it and truncated to n reads as one made of s.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
 
 // truncate shortens s to at most n bytes, on a rune boundary, marking the
 // cut with "...".

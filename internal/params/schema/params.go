@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -674,6 +676,10 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 		converted[name] = tv
 	}
 	found, err := c.validate(converted, nodes)
+	var le *diag.LimitError
+	if errors.As(err, &le) {
+		return nil, err // the render's budget: no violation of the values
+	}
 	if err != nil {
 		return nil, &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
 )
 
@@ -27,14 +28,24 @@ import (
 // Without a params.schema.json the schema derived from params.yaml would
 // only repeat params.Resolve's checks, so it is not run.
 func ResolveParams(b *bundle.Bundle, values map[string]any) (params.Values, error) {
+	return ResolveParamsWithin(b, values, nil)
+}
+
+// ResolveParamsWithin is ResolveParams within the budget of a render: the
+// steps of validating against params.schema.json are charged to budget
+// (its schema-steps), and a validation that spends it stops with its
+// error. A nil budget bounds each validation alone.
+func ResolveParamsWithin(b *bundle.Bundle, values map[string]any, budget *limits.Budget) (params.Values, error) {
 	var viols []params.Violation
 	var doc map[string]any
 	var c *compiled
 	if hasSchema(b) {
+		defer limits.Doing("validating the parameters of " + b.ID() + " against " + ParamsSchemaFile)()
 		var err error
 		if doc, c, err = effectiveParams(b); err != nil {
 			return nil, err
 		}
+		c.within(budget)
 		found, err := validateValues(b, doc, c, values, false)
 		var ve *ValidationError
 		if errors.As(err, &ve) { // the validation was stopped: said as a violation

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/big"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
@@ -81,13 +83,28 @@ var metadataFields = []string{"name", "namespace", "labels", "annotations"}
 // ("/spec/partitions"). A definition whose schema cannot be used is a
 // [*SchemaError].
 func Resources(framework string, defs []*Definition, resources []map[string]any, source func(obj map[string]any) string) (map[string][]any, error) {
+	return ResourcesWithin(framework, defs, resources, source, nil)
+}
+
+// ResourcesWithin is Resources within the budget of a render: the steps
+// of validating the resources are charged to budget (its schema-steps),
+// and validation stops with its error when it is spent. A nil budget
+// bounds each validation alone.
+func ResourcesWithin(framework string, defs []*Definition, resources []map[string]any, source func(obj map[string]any) string, budget *limits.Budget) (map[string][]any, error) {
 	idx, out, err := indexDefinitions(defs)
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range idx.schemas {
+		s.within(budget)
+	}
+	defer limits.Doing("validating the resources of " + framework + " against their definitions")()
 	c := &resourceChecker{framework: framework, group: APIGroup(framework), defs: defs, idx: idx, source: source}
 	for i, obj := range resources {
 		c.checkResource(i, obj)
+		if c.stop != nil {
+			return nil, c.stop
+		}
 	}
 	c.checkNames()
 	c.checkUnique()
@@ -174,6 +191,8 @@ type resourceChecker struct {
 	source           func(obj map[string]any) string
 	viols            []Violation
 	entries          []resourceEntry
+	// stop is the error that ends validation (the render's budget).
+	stop error
 }
 
 // reportFunc reports a violation at a JSON pointer of one resource.
@@ -363,6 +382,11 @@ func (c *resourceChecker) checkSpec(obj map[string]any, def *Definition, bad rep
 		return nil, false
 	}
 	found, err := c.idx.schemas[def].validate(jspec, w.nodes)
+	var le *diag.LimitError
+	if errors.As(err, &le) {
+		c.stop = err // the render's budget: no violation of this resource
+		return nil, false
+	}
 	if err != nil {
 		bad("/spec", "%v", err)
 		return nil, false
