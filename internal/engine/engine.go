@@ -9,6 +9,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
@@ -216,6 +217,11 @@ type Options struct {
 	// and hooks, Flux's force) once objects are final but before their
 	// resource versions are digested, so the digests cover them.
 	Decorate func([]Item)
+	// Budget is what the render may spend in total (bytes, values,
+	// objects, instances, schema validation steps); nil makes a new one
+	// from limits.Current(). An adapter that decodes input for the render
+	// (the KRM function's items) makes it first and charges it too.
+	Budget *limits.Budget
 }
 
 // Render renders every request and returns the objects of all of them in
@@ -243,7 +249,13 @@ func Objects(items []Item) []*object.Object {
 // templates are rendered, errors, warnings and notes hide the values of
 // the render's Secrets (package internal/redact).
 func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
-	items, warnings, off, err := renderAll(reqs)
+	if opts.Budget == nil {
+		opts.Budget = limits.NewBudget(limits.Current())
+	}
+	if err := opts.Budget.Charge(limits.RenderInstances, int64(len(reqs)), fmt.Sprintf("%d instances requested", len(reqs))); err != nil {
+		return nil, err
+	}
+	items, warnings, off, err := renderAll(reqs, opts.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +302,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 		lookup = append(append([]*object.Object{}, lookup...), more...)
 		sec.addLookup(more)
 	}
-	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy}
+	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget}
 	if err := refs.Resolve(objs, lookup, ro); err != nil {
 		return placeProblems("cannot resolve references", err, items)
 	}
@@ -313,10 +325,11 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 // request order: for each request, the common/ manifests of frameworks no
 // earlier request brought, then its own objects. The result is the same
 // whatever the scheduling.
-func renderAll(reqs []Request) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
+func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
 	results := make([]rendered, len(reqs))
 	par.Do(len(reqs), func(i int) {
-		results[i] = renderRequest(reqs[i])
+		defer limits.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
+		results[i] = renderRequest(reqs[i], budget)
 	})
 	var items []Item
 	if len(results) > 1 {
@@ -422,7 +435,7 @@ type common struct {
 	items []Item
 }
 
-func renderRequest(req Request) rendered {
+func renderRequest(req Request, budget *limits.Budget) rendered {
 	// The marker digests the whole package (JSON of the model): it is
 	// worked out on another core while the request renders, which only
 	// reads the package. A render error still wins over a marker error.
@@ -435,7 +448,7 @@ func renderRequest(req Request) rendered {
 		m, err := Marker(req)
 		mc <- markerResult{m, err}
 	}()
-	in, err := renderOne(req)
+	in, err := renderOne(req, budget)
 	mr := <-mc
 	if err != nil {
 		return rendered{err: err}

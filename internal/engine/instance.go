@@ -10,6 +10,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube/kinds"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/plan"
@@ -22,6 +23,7 @@ import (
 // dependencies its KudoOperator tasks install) and the items so far.
 type instance struct {
 	req        Request
+	budget     *limits.Budget
 	top        *plan.Unit
 	units      map[*plan.Unit]*unit
 	source     string
@@ -79,14 +81,14 @@ func (u *unit) childDir(t *bundle.Task) (string, bool) {
 	return path.Join(u.dir, p), true
 }
 
-func renderOne(req Request) (*instance, error) {
+func renderOne(req Request, budget *limits.Budget) (*instance, error) {
 	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
 		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
 	}
 	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
 		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
 	}
-	in, err := newInstance(req)
+	in, err := newInstance(req, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -110,32 +112,33 @@ func renderOne(req Request) (*instance, error) {
 }
 
 // newInstance resolves the parameters and resources of req.
-func newInstance(req Request) (*instance, error) {
+func newInstance(req Request, budget *limits.Budget) (*instance, error) {
 	b := req.Bundle
-	values, err := resolveParams(b, req.Params)
+	values, err := resolveParams(b, req.Params, budget)
 	if err != nil {
 		return nil, err
 	}
-	resources, err := definedResources(b, req.Resources, req.ResourceSource)
+	resources, err := definedResources(b, req.Resources, req.ResourceSource, budget)
 	if err != nil {
 		return nil, err
 	}
 	top := &plan.Unit{Bundle: b, Instance: req.Instance.Name, Values: values}
-	r := render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage, Resources: resources})
+	r := render.New(b, values, req.Instance, render.Options{PublisherImage: req.PublisherImage, Resources: resources, Budget: budget})
 	source := req.Source
 	if source == "" {
 		source = b.ID()
 	}
 	return &instance{
-		req: req, top: top, source: source, commonSeen: map[string]bool{},
+		req: req, budget: budget, top: top, source: source, commonSeen: map[string]bool{},
 		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle), located: true}},
 		warnings: b.Warnings,
 	}, nil
 }
 
-// resolveParams is the one parameter stage (schema.ResolveParams).
-func resolveParams(b *bundle.Bundle, values map[string]any) (params.Values, error) {
-	return schema.ResolveParams(b, values)
+// resolveParams is the one parameter stage (schema.ResolveParams), within
+// the render's budget of schema validation steps.
+func resolveParams(b *bundle.Bundle, values map[string]any, budget *limits.Budget) (params.Values, error) {
+	return schema.ResolveParamsWithin(b, values, budget)
 }
 
 func (in *instance) schedule() ([]*plan.Invocation, error) {
@@ -333,18 +336,21 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if err := object.CheckInstanceName(name); err != nil {
 		return nil, fmt.Errorf("task %q: instance name of the dependency %v (set instanceName)", t.Name, err)
 	}
+	if err := in.budget.Charge(limits.RenderInstances, 1, fmt.Sprintf("task %q (KudoOperator) of instance %q", t.Name, parent.Instance)); err != nil {
+		return nil, err
+	}
 	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
 	if err != nil {
 		return nil, pu.in(err) // a file of the parent
 	}
-	values, err := resolveParams(b, raw)
+	values, err := resolveParams(b, raw, in.budget)
 	if err != nil {
 		placeParams(err, t, pu, child)
 		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)
 	}
 	cu := &plan.Unit{Bundle: b, Instance: name, Values: values, Parent: parent}
 	inst := render.Instance{Name: name, Namespace: in.req.Instance.Namespace}
-	child.r, child.resolver = render.New(b, values, inst, render.Options{PublisherImage: in.req.PublisherImage}), resolver
+	child.r, child.resolver = render.New(b, values, inst, render.Options{PublisherImage: in.req.PublisherImage, Budget: in.budget}), resolver
 	in.units[cu] = child
 	return cu, nil
 }
@@ -374,7 +380,7 @@ func placeParams(err error, t *bundle.Task, parent, child *unit) {
 // definedResources validates the resources of the framework's definitions
 // and groups them for templates; a framework without definitions accepts
 // none. source says where a resource came from (nil: unknown).
-func definedResources(b *bundle.Bundle, resources []map[string]any, source func(map[string]any) string) (map[string][]any, error) {
+func definedResources(b *bundle.Bundle, resources []map[string]any, source func(map[string]any) string, budget *limits.Budget) (map[string][]any, error) {
 	if len(b.Definitions) == 0 {
 		if len(resources) > 0 {
 			return nil, fmt.Errorf("%d resource(s) given, but %s has no resource definitions (definitions/)", len(resources), b.ID())
@@ -385,5 +391,5 @@ func definedResources(b *bundle.Bundle, resources []map[string]any, source func(
 	if err != nil {
 		return nil, err
 	}
-	return schema.Resources(b.Name, defs, resources, source)
+	return schema.ResourcesWithin(b.Name, defs, resources, source, budget)
 }

@@ -10,7 +10,9 @@ import (
 )
 
 // DependencyResolver loads the package a KudoOperator task names, and
-// returns the resolver for that package's own dependencies.
+// returns the resolver for that package's own dependencies. It reads only
+// the task's Depth and its Operator's Package, OperatorVersion and
+// AppVersion (see Prefetch), and the bundle it returns is only read.
 type DependencyResolver func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error)
 
 // Dependencies resolves the packages of the KudoOperator tasks of res: a
@@ -73,6 +75,12 @@ func matchVersions(op *bundle.KudoOperatorSpec, b *bundle.Bundle) error {
 // thus fetched concurrently, and the result is the same as with r alone:
 // each task gets what r gives for it, an error only when the task is
 // resolved (a task no rendered plan reaches never fails the render).
+//
+// Tasks of b that name the same package (the same package, versions and
+// depth in the extends chain: all a resolver reads) share one load, and
+// its result: a package that lists one dependency many times, at every
+// level, costs one load per package, not one per path through the graph
+// (the instances those paths install are bounded by the render's budget).
 func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 	if r == nil || b == nil {
 		return r
@@ -84,12 +92,18 @@ func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 		done chan struct{}
 	}
 	loads := map[*bundle.Task]*load{}
+	byKey := map[depKey]*load{}
 	for _, t := range b.Tasks {
 		if t.Kind != bundle.KindKudoOperator || t.Operator == nil {
 			continue
 		}
+		key := keyOf(t)
+		if l, ok := byKey[key]; ok {
+			loads[t] = l
+			continue
+		}
 		l := &load{done: make(chan struct{})}
-		loads[t] = l
+		loads[t], byKey[key] = l, l
 		go func() {
 			defer close(l.done)
 			if l.b, l.next, l.err = r(t); l.err == nil {
@@ -104,4 +118,15 @@ func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 		}
 		return r(t)
 	}
+}
+
+// depKey is what a DependencyResolver reads of a task: tasks with the same
+// key load the same package.
+type depKey struct {
+	depth                            int
+	pkg, operatorVersion, appVersion string
+}
+
+func keyOf(t *bundle.Task) depKey {
+	return depKey{t.Depth, t.Operator.Package, t.Operator.OperatorVersion, t.Operator.AppVersion}
 }

@@ -3,11 +3,13 @@ package extend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -459,5 +461,46 @@ func TestPrefetchConcurrent(t *testing.T) {
 		case task.Name != "c" && (err != nil || got.Name != task.Name):
 			t.Errorf("task %s: %v %v", task.Name, got, err)
 		}
+	}
+}
+
+// TestPrefetchShares: tasks that name the same package share one load, at
+// every level, so a graph in which each package lists the next one six
+// times costs one load per package, not 6^depth.
+func TestPrefetchShares(t *testing.T) {
+	const depth = 5
+	bundles := make([]*bundle.Bundle, depth+1)
+	for i := range bundles {
+		bundles[i] = &bundle.Bundle{Name: fmt.Sprintf("p%d", i)}
+		if i == depth {
+			continue
+		}
+		for k := range 6 {
+			bundles[i].Tasks = append(bundles[i].Tasks, &bundle.Task{Name: fmt.Sprintf("d%d", k), Kind: bundle.KindKudoOperator,
+				Operator: &bundle.KudoOperatorSpec{Package: fmt.Sprintf("../p%d", i+1), InstanceName: fmt.Sprintf("i%d", k)}})
+		}
+	}
+	var loads atomic.Int64
+	var resolver DependencyResolver
+	resolver = func(task *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		loads.Add(1)
+		var n int
+		fmt.Sscanf(task.Operator.Package, "../p%d", &n)
+		return bundles[n], resolver, nil
+	}
+	r, b := Prefetch(resolver, bundles[0]), bundles[0]
+	for level := 0; level < depth; level++ {
+		var next DependencyResolver
+		for _, task := range b.Tasks {
+			got, nr, err := r(task)
+			if err != nil || got.Name != fmt.Sprintf("p%d", level+1) {
+				t.Fatalf("level %d, task %s: %v %v", level, task.Name, got, err)
+			}
+			next = nr
+		}
+		r, b = next, bundles[level+1]
+	}
+	if n := loads.Load(); n != depth {
+		t.Errorf("%d loads, want %d (one per package)", n, depth)
 	}
 }

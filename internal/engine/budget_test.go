@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/render"
+)
+
+// fanOut is a KUDO package p<level> whose deploy plan installs p<level+1>
+// six times (KudoOperator tasks), then applies a ConfigMap.
+func fanOut(t *testing.T, level, depth int) *bundle.Bundle {
+	t.Helper()
+	var tasks, steps strings.Builder
+	if level < depth {
+		for k := range 6 {
+			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../p%d}}\n", k, level+1)
+			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", k, k)
+		}
+	}
+	op := fmt.Sprintf("apiVersion: kudo.dev/v1beta1\nname: p%d\noperatorVersion: 0.1.0\ntasks:\n%s  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n%s          - {name: app, tasks: [app]}\n", level, tasks.String(), steps.String())
+	b, err := bundle.Load(fstest.MapFS{
+		"operator.yaml":     {Data: []byte(op)},
+		"params.yaml":       {Data: []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")},
+		"templates/cm.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"{{ .Name }}\"}\n")},
+	}, fmt.Sprintf("p%d", level))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestDependencyInstancesBudget: a dependency graph that expands to 6^8
+// instances is refused by the render's budget of instances as soon as it
+// is spent, naming the task and the flag.
+func TestDependencyInstancesBudget(t *testing.T) {
+	const depth = 8
+	bundles := make([]*bundle.Bundle, depth+1)
+	for i := range bundles {
+		bundles[i] = fanOut(t, i, depth)
+	}
+	var resolve engine.DependencyResolver
+	resolve = func(task *bundle.Task) (*bundle.Bundle, engine.DependencyResolver, error) {
+		var n int
+		fmt.Sscanf(task.Operator.Package, "../p%d", &n)
+		return bundles[n], resolve, nil
+	}
+	budget := limits.NewBudget(limits.Limits{RenderInstances: 100})
+	_, err := engine.RenderWith(engine.Options{Budget: budget}, engine.Request{Bundle: bundles[0], Instance: render.Instance{Name: "i", Namespace: "ns"}, Dependencies: resolve})
+	if err == nil || !strings.Contains(err.Error(), `(KudoOperator) of instance`) || !strings.Contains(err.Error(), "render instances exceeds the limit of 100 instances (raise it with --max-render-instances") {
+		t.Fatalf("got %v", err)
+	}
+	if n := budget.Spent(limits.RenderInstances); n != 100 {
+		t.Errorf("spent %d instances, want 100", n)
+	}
+}
+
+// TestRequestsBudget: requests count as instances, charged before any is
+// rendered; the objects of every request count together.
+func TestRequestsBudget(t *testing.T) {
+	b := fanOut(t, 1, 1)
+	reqs := make([]engine.Request, 30)
+	for i := range reqs {
+		reqs[i] = engine.Request{Bundle: b, Instance: render.Instance{Name: fmt.Sprintf("i%d", i), Namespace: "ns"}}
+	}
+	_, err := engine.RenderWith(engine.Options{Budget: limits.NewBudget(limits.Limits{RenderInstances: 20})}, reqs...)
+	if err == nil || !strings.Contains(err.Error(), "30 instances requested: render instances exceeds the limit of 20 instances") {
+		t.Errorf("got %v", err)
+	}
+	_, err = engine.RenderWith(engine.Options{Budget: limits.NewBudget(limits.Limits{RenderObjects: 20})}, reqs...)
+	if err == nil || !strings.Contains(err.Error(), "templates/cm.yaml: render objects exceeds the limit of 20 objects") {
+		t.Errorf("got %v", err)
+	}
+}
