@@ -62,6 +62,9 @@ type Function struct {
 	encoded map[*yaml.Node][]byte
 	// path forces the framework or the fast path (tests); auto when zero.
 	path readPath
+	// budget is the render budget of the run: the items the function
+	// decodes are charged to it, and the render spends the rest.
+	budget *limits.Budget
 }
 
 var _ framework.ResourceListProcessor = (*Function)(nil)
@@ -90,7 +93,9 @@ func (f *Function) Run(in io.Reader, out io.Writer) error {
 // same bytes.
 func (f *Function) Output(in io.Reader) ([]byte, error) {
 	lim := f.limits()
+	done := limits.Doing("reading the ResourceList on stdin")
 	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
+	done()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the ResourceList: %w", err)
 	}
@@ -103,6 +108,7 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errEmptyInput
 	}
+	defer limits.Doing(fmt.Sprintf("running the KRM function on the ResourceList on stdin (%d bytes)", len(data)))()
 	if f.path == fastPath || f.path == autoPath && veryLarge(data, lim) {
 		return f.fastOutput(data, lim)
 	}
@@ -189,6 +195,7 @@ func inputItems(items []*item) []outItem {
 // It returns nil when the output is the input.
 func (f *Function) process(items []*item, fc *yaml.RNode, legacy map[*object.Object]string) ([]outItem, error) {
 	f.notes = nil
+	f.budget = limits.NewBudget(f.limits())
 	cfg, err := f.config(fc)
 	if err != nil {
 		return nil, err
@@ -222,7 +229,7 @@ func (f *Function) process(items []*item, fc *yaml.RNode, legacy map[*object.Obj
 		}
 		return withMarks(items, marked), nil
 	}
-	in := &renderInput{items: items, sources: sources, marked: marked}
+	in := &renderInput{items: items, sources: sources, marked: marked, budget: f.budget}
 	return f.render(cfg, reqs, in, formatOf(items), legacy)
 }
 
@@ -256,7 +263,7 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		// (<framework>.kudorender.dev) are resources too.
 		for _, it := range items {
 			if !it.isInstance() && schema.Owns(req.Bundle.Name, map[string]any{"apiVersion": it.header.APIVersion}) {
-				m, err := it.decode()
+				m, err := it.decode(f.budget)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -265,6 +272,9 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 			}
 		}
 		reqs = append(reqs, req)
+	}
+	if err := f.checkInstances(items, len(reqs)); err != nil {
+		return nil, nil, err
 	}
 	for _, inst := range items {
 		if !inst.isInstance() {
@@ -311,8 +321,9 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 	if err != nil {
 		return nil, err
 	}
-	lookup := lazyObjects(l.plain)
+	lookup := lazyObjects(l.plain, f.budget)
 	opts := cfg.EngineOptions(f.Warn)
+	opts.Budget = f.budget
 	opts.Note = func(d *diag.Diagnostic) {
 		f.notes = append(f.notes, d) // a result of the ResourceList, and on stderr
 		if f.Warn != nil {
@@ -360,6 +371,8 @@ type renderInput struct {
 	sources map[*item]bool
 	// marked holds the consumed items marked local-config.
 	marked map[*item]*item
+	// budget is the run's: decoded items are charged to it.
+	budget *limits.Budget
 }
 
 // output is an input item as the output holds it.
@@ -405,7 +418,7 @@ func (in *renderInput) lay(reqs []engine.Request) (*layout, error) {
 			l.out = append(l.out, in.output(it))
 		case owner != "" && replaced[owner]:
 		case it.isComposable() || !in.sources[it] && it.mayHoldReference():
-			m, err := it.decode()
+			m, err := it.decode(in.budget)
 			if err != nil {
 				return nil, &itemError{item: it, err: err}
 			}
@@ -426,15 +439,16 @@ func (f *Function) expand(cfg *config.Config, withRefs, objs []*object.Object, l
 	if err != nil {
 		return nil, err
 	}
-	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn})
+	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn, Budget: f.budget})
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
 	}
 	return resolved, nil
 }
 
-// lazyObjects decodes items into objects once, on first call.
-func lazyObjects(items []*item) func() ([]*object.Object, error) {
+// lazyObjects decodes items into objects once, on first call, within
+// budget.
+func lazyObjects(items []*item, budget *limits.Budget) func() ([]*object.Object, error) {
 	var objs []*object.Object
 	var err error
 	done := false
@@ -442,7 +456,7 @@ func lazyObjects(items []*item) func() ([]*object.Object, error) {
 		if !done {
 			done = true
 			for _, it := range items {
-				m, derr := it.decode()
+				m, derr := it.decode(budget)
 				if derr != nil {
 					err = &itemError{item: it, err: derr}
 					break
@@ -503,8 +517,10 @@ func (it *item) mayHoldReference() bool {
 	return bytes.Contains(it.text, []byte("getValueFrom"))
 }
 
-// decode reads the whole item.
-func (it *item) decode() (map[string]any, error) {
+// decode reads the whole item, charging its values and bytes to budget
+// (nil: none). An item is at most --max-yaml-values values, so a budget
+// is passed by one item at most.
+func (it *item) decode(budget *limits.Budget) (map[string]any, error) {
 	var m map[string]any
 	var err error
 	if it.node != nil {
@@ -518,13 +534,31 @@ func (it *item) decode() (map[string]any, error) {
 	if m == nil {
 		return nil, errors.New("an item is empty")
 	}
+	if err := budget.ChargeValue(m, fmt.Sprintf("items (line %d of the ResourceList)", it.line)); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// checkInstances refuses, before any is read, more Instance items than the
+// render's budget of instances has left after the other requests.
+func (f *Function) checkInstances(items []*item, others int) error {
+	n := int64(others)
+	for _, it := range items {
+		if it.isInstance() {
+			n++
+		}
+	}
+	if n > f.budget.Left(limits.RenderInstances) {
+		return f.budget.Err(limits.RenderInstances, fmt.Sprintf("the ResourceList (%d instances)", n))
+	}
+	return nil
 }
 
 // instanceRequest renders a kudo.dev/v1beta1 Instance object with its
 // spec.parameters.
 func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst *item) (engine.Request, error) {
-	m, err := inst.decode()
+	m, err := inst.decode(f.budget)
 	if err != nil {
 		return engine.Request{}, err
 	}

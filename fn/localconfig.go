@@ -247,7 +247,7 @@ func functionConfigItem(items []*item, fc *kyaml.RNode) *item {
 		if ih.APIVersion != h.APIVersion || ih.Kind != h.Kind || ih.Name != h.Name || ih.Namespace != h.Namespace {
 			continue
 		}
-		if m, err := it.decode(); err == nil {
+		if m, err := it.decode(nil); err == nil {
 			stripOrchestrator(m)
 			if reflect.DeepEqual(m, want) {
 				return it
