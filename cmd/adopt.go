@@ -167,7 +167,7 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	for key, name := range cfg.Spec.Pipes {
 		opts.Used[name] = "spec.pipes." + key
 	}
-	in, err := graphInput(g, cfg, stderr)
+	in, err := graphInput(g, cfg, stderr, nil)
 	if err != nil {
 		return nil, nil, opts, err
 	}

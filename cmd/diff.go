@@ -13,6 +13,7 @@ import (
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
@@ -114,11 +115,14 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 	if err != nil {
 		return nil, false, err
 	}
-	from, err := renderSide(g, fromPath, f.render, f.fromParams, stderr)
+	// The report needs both renders at once: they share one budget, so
+	// that diff stays within what one render may spend.
+	budget := limits.NewBudget(limits.Current())
+	from, err := renderSide(g, fromPath, f.render, f.fromParams, stderr, budget)
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot render the old side: %w", err)
 	}
-	to, err := renderSide(g, toPath, f.render, f.toParams, stderr)
+	to, err := renderSide(g, toPath, f.render, f.toParams, stderr, budget)
 	if err != nil {
 		return nil, false, fmt.Errorf("cannot render the new side: %w", err)
 	}
@@ -197,7 +201,7 @@ func checkoutSide(config, rev, dir string) (string, error) {
 
 // renderSide renders one side: the config with the shared flags and the
 // side's own parameters.
-func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer) (graph.Input, error) {
+func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer, budget *limits.Budget) (graph.Input, error) {
 	rf.params = append(append([]string{}, rf.params...), params...)
 	cfg, err := configFor(path, rf)
 	if err != nil {
@@ -206,7 +210,7 @@ func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stder
 	if cfg.Target() == config.Flux {
 		cfg.Spec.Target = string(config.Plain)
 	}
-	return graphInput(g, cfg, stderr)
+	return graphInput(g, cfg, stderr, budget)
 }
 
 // writeReport writes the report in the chosen format.

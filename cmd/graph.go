@@ -10,6 +10,7 @@ import (
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -87,7 +88,7 @@ func runGraph(g *gitFlags, f graphFlags, path string, stderr io.Writer) (string,
 	if cfg.Target() == config.Flux {
 		cfg.Spec.Target = string(config.Plain)
 	}
-	in, err := graphInput(g, cfg, stderr)
+	in, err := graphInput(g, cfg, stderr, nil)
 	if err != nil {
 		return "", err
 	}
@@ -98,8 +99,8 @@ func runGraph(g *gitFlags, f graphFlags, path string, stderr io.Writer) (string,
 }
 
 // graphInput renders the config with the engine's hooks for references
-// and Toggles that are off.
-func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer) (graph.Input, error) {
+// and Toggles that are off, within budget (nil: a budget of its own).
+func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer, budget *limits.Budget) (graph.Input, error) {
 	var in graph.Input
 	req, err := cfg.Request(context.Background(), g.sources(stderr, cfg))
 	if err != nil {
@@ -111,6 +112,7 @@ func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer) (graph.Input,
 	}
 	opts.ToggledOff = func(t engine.OffToggle) { in.Off = append(in.Off, t) }
 	opts.SecretCopy = func(_ *object.Object, _ string, v any) { in.SecretValues = append(in.SecretValues, v) }
+	opts.Budget = budget
 	in.Items, err = engine.RenderWith(opts, req)
 	return in, err
 }

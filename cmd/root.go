@@ -33,8 +33,27 @@ func New(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // nothing on stdout when a render runs too long (a template that loops).
 // Once output has begun the watchdog no longer fires, so stdout never
 // carries a partial stream.
+//
+// Main also sets the process's soft memory limit (see softMemoryLimit).
 func Main(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
+	softMemoryLimit(os.Getenv)
 	return newRoot(stdin, stdout, stderr, exit)
+}
+
+// SoftMemoryLimit is the heap size Go's garbage collector works to stay
+// under (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT says otherwise.
+// The render's budget bounds what a render keeps (docs/limits.md); without
+// a limit the collector lets the heap grow to twice that before it
+// collects (GOGC=100), and a render at the edge of its budget would pass
+// 1 GiB.
+const SoftMemoryLimit = 640 << 20
+
+// softMemoryLimit sets SoftMemoryLimit unless GOMEMLIMIT is set (the Go
+// runtime reads it itself).
+func softMemoryLimit(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(SoftMemoryLimit)
+	}
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.Command {
