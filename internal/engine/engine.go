@@ -281,6 +281,8 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // conversions, references, dependency hashes, the adapter's annotations,
 // digests and validation.
 func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets) error {
+	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
+	defer func() { done() }()
 	if err := normalize(objs, items, opts); err != nil {
 		return err
 	}
@@ -302,6 +304,8 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 		lookup = append(append([]*object.Object{}, lookup...), more...)
 		sec.addLookup(more)
 	}
+	done()
+	done = limits.Doing("resolving getValueFrom references")
 	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget}
 	if err := refs.Resolve(objs, lookup, ro); err != nil {
 		return placeProblems("cannot resolve references", err, items)
@@ -312,9 +316,13 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	if opts.Decorate != nil {
 		opts.Decorate(items)
 	}
+	done()
+	done = limits.Doing(fmt.Sprintf("digesting %d objects", len(items)))
 	if err := finish(items, reqs); err != nil {
 		return err
 	}
+	done()
+	done = limits.Doing(fmt.Sprintf("validating %d objects against the Kubernetes API", len(items)))
 	if !opts.NoValidate {
 		return validateItems(items, opts)
 	}
