@@ -23,16 +23,18 @@ func TestSoftMemoryLimit(t *testing.T) {
 
 func TestGaveUp(t *testing.T) {
 	cases := []struct {
-		doing []string
-		want  string
+		git, doing []string
+		want       string
 	}{
-		{nil, "gave up after 2s; raise the limit with --timeout or KUDO_RENDER_TIMEOUT (0: never)"},
-		{[]string{"fetching https://x/r.git"}, "gave up after 2s while fetching https://x/r.git; raise"},
-		{[]string{"a", "b", "c", "d", "e", "f"}, "gave up after 2s while a (also under way: b; c; d; 2 more); raise"},
+		{nil, nil, "gave up after 2s (--timeout); raise the limit with --timeout or KUDO_RENDER_TIMEOUT (0: never)"},
+		{nil, []string{"executing templates/cm.yaml"}, "gave up after 2s (--timeout) while executing templates/cm.yaml; raise"},
+		{nil, []string{"a", "b", "c", "d", "e", "f"}, "gave up after 2s (--timeout) while a (also under way: b; c; d; 2 more); raise"},
+		{[]string{"git fetch of https://x/r.git (depth 1)"}, []string{"loading the package at https://x/r.git"},
+			"gave up after 2s (--timeout): a git fetch of https://x/r.git (depth 1) was running (also under way: loading the package at https://x/r.git); raise"},
 	}
 	for _, tc := range cases {
-		if got := gaveUp(2*time.Second, tc.doing); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%v: got %q, want %q...", tc.doing, got, tc.want)
+		if got := gaveUp(2*time.Second, tc.git, tc.doing); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v %v: got %q, want %q...", tc.git, tc.doing, got, tc.want)
 		}
 	}
 }

@@ -183,7 +183,7 @@ func TestRenderBudget(t *testing.T) {
 				p := pkg(t, dir, map[string]string{"cm.yaml": "{{ range $i := until 100000 }}{{ range $j := until 100000 }}{{ end }}{{ end }}" + cm}, nil)
 				return []string{"render", p, "--name", "inst", "--timeout", "2s", "-o", "{out}"}
 			},
-			stderr: `gave up after 2s while executing templates/cm\.yaml \(instance "inst" of hostile@0\.1\.0\) \(also under way: rendering instance "inst" of hostile@0\.1\.0\); raise the limit with --timeout`,
+			stderr: `gave up after 2s \(--timeout\) while executing templates/cm\.yaml \(instance "inst" of hostile@0\.1\.0\) \(also under way: rendering instance "inst" of hostile@0\.1\.0\); raise the limit with --timeout`,
 		},
 	})
 }
