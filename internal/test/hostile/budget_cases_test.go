@@ -97,7 +97,7 @@ func TestRenderBudget(t *testing.T) {
 			class: "render budget", reason: "getValueFrom references to references, each doubling the object (2^23 MB)",
 			setup: func(t *testing.T, dir string) []string {
 				p := framework(t, dir, []string{"t.yaml"}, map[string]string{"t.yaml": referenceChain(24)}, "", nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `getValueFrom \{kind: Thing.*: total render output exceeds the limit of 67108864 bytes \(raise it with --max-render-bytes or KUDO_RENDER_MAX_RENDER_BYTES\)`,
 		},
@@ -113,7 +113,7 @@ func TestRenderBudget(t *testing.T) {
 					"t.yaml": "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec: {v: \"{{ repeat 100000 \"x\" }}\"}\n",
 					"p.yaml": string(patch),
 				}, "    patches:\n      - {path: p.yaml, target: {kind: Thing}}\n", nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `patch templates/p.yaml: the values its copy operations add: template output exceeds the limit of 16777216 bytes \(raise it with --max-template-bytes`,
 		},
@@ -122,14 +122,14 @@ func TestRenderBudget(t *testing.T) {
 			setup: func(t *testing.T, dir string) []string {
 				names, templates := manyTemplates(100, 15_000_000, "v1", "ConfigMap")
 				p := framework(t, dir, names, templates, "", nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `templates/c4\.yaml: the rendered text: total render output exceeds the limit of 67108864 bytes \(raise it with --max-render-bytes`,
 		},
 		"DependencyGraph": {
 			class: "render budget", reason: "KudoOperator dependencies six wide and eight deep: 1.7 million instances",
 			setup: func(t *testing.T, dir string) []string {
-				return []string{"render", dependencyGraph(t, dir), "--name", "inst", "-o", "{out}"}
+				return []string{"render", dependencyGraph(t, dir), "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `KudoOperator task "d\d" \(instance .* render instances exceeds the limit of 2000 instances \(raise it with --max-render-instances or KUDO_RENDER_MAX_RENDER_INSTANCES\)`,
 		},
@@ -143,7 +143,7 @@ func TestRenderBudget(t *testing.T) {
 				schema, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{"X": map[string]any{"type": "string", "allOf": all}}})
 				framework(t, dir, []string{"cm.yaml"}, map[string]string{"cm.yaml": cm}, "", map[string]string{"params.schema.json": string(schema)})
 				write(t, dir, map[string]string{"render.yaml": renderConfig + "  params:\n    X: \"" + strings.Repeat("a", 7_000_000) + "\"\n"})
-				return []string{"render", filepath.Join(dir, "render.yaml"), "-o", "{out}"}
+				return []string{"render", filepath.Join(dir, "render.yaml"), "--output-dir", "{out}"}
 			},
 			stderr: `params.schema.json: schema validation work exceeds the limit of 100000000 steps \(raise it with --max-schema-steps or KUDO_RENDER_MAX_SCHEMA_STEPS\)`,
 		},
@@ -152,7 +152,7 @@ func TestRenderBudget(t *testing.T) {
 			setup: func(t *testing.T, dir string) []string {
 				names, templates := documents(11, 10_000, "{a: b}")
 				p := framework(t, dir, names, templates, "", nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `templates/d10\.yaml: render objects exceeds the limit of 100000 objects \(raise it with --max-render-objects`,
 		},
@@ -164,7 +164,7 @@ func TestRenderBudget(t *testing.T) {
 					templates[n] = strings.Replace(templates[n], `data: {x: "{{ repeat 0 "x" }}"}`, `data: [{{ repeat 140000 "{a: 1}, " }}]`, 1)
 				}
 				p := framework(t, dir, names, templates, "", nil)
-				return []string{"render", p, "--name", "inst", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `the rendered YAML \(aliases expanded\): total render values exceeds the limit of 2000000 values \(raise it with --max-render-values`,
 		},
@@ -172,7 +172,7 @@ func TestRenderBudget(t *testing.T) {
 			class: "render budget", reason: "a budget set by its environment variable (orchestrators that cannot pass flags)",
 			setup: func(t *testing.T, dir string) []string {
 				names, templates := documents(1, 20, "{a: b}")
-				return []string{"render", framework(t, dir, names, templates, "", nil), "--name", "inst", "-o", "{out}"}
+				return []string{"render", framework(t, dir, names, templates, "", nil), "--name", "inst", "--output-dir", "{out}"}
 			},
 			env:    []string{"KUDO_RENDER_MAX_RENDER_OBJECTS=10"},
 			stderr: `render objects exceeds the limit of 10 objects \(raise it with --max-render-objects or KUDO_RENDER_MAX_RENDER_OBJECTS\)`,
@@ -181,7 +181,7 @@ func TestRenderBudget(t *testing.T) {
 			class: "render budget", reason: "the watchdog names what was running: the template and its instance",
 			setup: func(t *testing.T, dir string) []string {
 				p := pkg(t, dir, map[string]string{"cm.yaml": "{{ range $i := until 100000 }}{{ range $j := until 100000 }}{{ end }}{{ end }}" + cm}, nil)
-				return []string{"render", p, "--name", "inst", "--timeout", "2s", "-o", "{out}"}
+				return []string{"render", p, "--name", "inst", "--timeout", "2s", "--output-dir", "{out}"}
 			},
 			stderr: `gave up after 2s \(--timeout\) while executing templates/cm\.yaml \(instance "inst" of hostile@0\.1\.0\) \(also under way: rendering instance "inst" of hostile@0\.1\.0\); raise the limit with --timeout`,
 		},
@@ -216,7 +216,7 @@ func TestRenderBudgetEveryEntryPoint(t *testing.T) {
 			class: "render budget", reason: "Flux output of 100 templates of 15 MB",
 			setup: func(t *testing.T, dir string) []string {
 				names, templates := manyTemplates(100, 15_000_000, "v1", "ConfigMap")
-				return []string{"render", framework(t, dir, names, templates, "", nil), "--name", "inst", "--target", "flux", "-o", "{out}"}
+				return []string{"render", framework(t, dir, names, templates, "", nil), "--name", "inst", "--target", "flux", "--output-dir", "{out}"}
 			},
 			stderr: `--max-render-bytes`,
 		},
