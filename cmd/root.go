@@ -16,7 +16,6 @@ import (
 	"github.com/kudo-render/kudo-render/fn"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
-	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -103,7 +102,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			code := errorCode(c)
 			time.AfterFunc(timeout, func() {
 				if out.Expire() {
-					fmt.Fprintln(stderr, "error: "+gaveUp(timeout, gitsource.Running(), limits.Activities()))
+					fmt.Fprintln(stderr, "error: "+gaveUp(timeout, limits.Waits(), limits.Activities()))
 					removeTemps()
 					exit(code)
 				}
@@ -120,7 +119,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 }
 
 // gaveUp is the watchdog's message: what was running when the run was
-// given up on. Git operations under way (gitsource.Running) come first: a
+// given up on. Operations waiting outside the process (limits.Waits: git) come first: a
 // hung server is the likeliest cause; then the activities of the process
 // (limits.Doing), the latest first.
 func gaveUp(timeout time.Duration, git, doing []string) string {

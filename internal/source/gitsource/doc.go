@@ -151,8 +151,9 @@
 // repeats it): at most --max-git-tree-entries entries and
 // --max-git-tree-bytes of files. Local repositories (AllowLocal,
 // [CheckoutRevision]) read no object over --max-git-blob-bytes: a loose
-// object's header is read first and its content never past it. [Running]
-// lists the network operations under way, for a watchdog's message.
+// object's header is read first and its content never past it. Network
+// operations under way are recorded with limits.WaitingOn, for a
+// watchdog's message.
 //
 // # Revisions of a local repository
 //

@@ -459,7 +459,7 @@ func (f *gitFetcher) ensure(ctx context.Context, t *target, res *Resolved) (*met
 	if err != nil {
 		return nil, err
 	}
-	defer running.add("git checkout of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the cache")()
+	defer limits.WaitingOn("git checkout of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the cache")()
 	return f.cache.install(t.ep, res.Commit, func(dir string) (*meta, error) {
 		return writeCommit(st, plumbing.NewHash(res.Commit), dir, t.ep.scrubbed)
 	})
@@ -592,7 +592,7 @@ func (f *gitFetcher) slow(t *target, op, what string) func() {
 	timer := time.AfterFunc(ProgressAfter, func() {
 		f.opts.Progress(fmt.Sprintf("fetching %s (%s)...", url, what))
 	})
-	done := running.add(op + " of " + url + " (" + what + ")")
+	done := limits.WaitingOn(op + " of " + url + " (" + what + ")")
 	return func() {
 		timer.Stop()
 		done()

@@ -276,7 +276,7 @@ func TestRunning(t *testing.T) {
 		go func() {
 			defer close(done)
 			for range 100 {
-				if r := Running(); len(r) > 0 {
+				if r := limits.Waits(); len(r) > 0 {
 					seen = r
 					return
 				}
@@ -288,10 +288,10 @@ func TestRunning(t *testing.T) {
 		}
 		<-done
 		if len(seen) != 1 || seen[0] != tc.want {
-			t.Errorf("Running() = %q, want %q", seen, tc.want)
+			t.Errorf("limits.Waits() = %q, want %q", seen, tc.want)
 		}
-		if r := Running(); len(r) != 0 {
-			t.Errorf("after the operation: Running() = %q", r)
+		if r := limits.Waits(); len(r) != 0 {
+			t.Errorf("after the operation: limits.Waits() = %q", r)
 		}
 	}
 }
