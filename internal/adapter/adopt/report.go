@@ -101,16 +101,11 @@ func (r *Report) Markdown() (string, error) {
 	if err := r.Text(&b); err != nil {
 		return "", err
 	}
-	text := b.String()
-	fence := "```"
-	for strings.Contains(text, fence) {
-		fence += "`"
-	}
 	icon := "✅"
 	if !r.Adoptable() {
 		icon = "⚠️"
 	}
-	return fmt.Sprintf("### kudo-render adopt check\n\n%s **%s**\n\n%stext\n%s%s\n", icon, r.Summary(), fence, text, fence), nil
+	return fmt.Sprintf("### kudo-render adopt check\n\n%s **%s**\n\n%s", icon, r.Summary(), diff.CodeBlock("text", b.String())), nil
 }
 
 // Summary is the verdict line: counts by status, then whether the
