@@ -26,7 +26,7 @@ func newCMP(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var file string
 	c := &cobra.Command{
 		Use:   "cmp",
-		Short: "Argo CD config-management plugin commands (see deploy/argocd)",
+		Short: "Argo CD config-management plugin commands (see examples/argocd/install)",
 	}
 	c.PersistentFlags().StringVarP(&file, "config", "f", argocd.ConfigFileName, "FunctionConfig in the working directory")
 	generate := &cobra.Command{

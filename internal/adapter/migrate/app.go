@@ -8,7 +8,7 @@ import (
 )
 
 // ArgoCDPlugin is the name an Application gives the kudo-render plugin:
-// <name>-<version> of deploy/argocd/plugin.yaml.
+// <name>-<version> of examples/argocd/install/plugin.yaml.
 const ArgoCDPlugin = "kudo-render-v1"
 
 type application struct {

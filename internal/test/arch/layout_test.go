@@ -8,14 +8,21 @@ import (
 )
 
 // root is what the repository holds at its top level: the design's top
-// level (main.go, fn, bundle, examples and the build files) plus cmd,
-// config, docs, deploy and the CI folders. Everything else is under
-// internal/, so a new package at the root fails here.
+// level (main.go, fn, bundle, examples, docs and the build files), the
+// other public packages (cmd, config), internal/, and what a newcomer looks
+// for at the root of a public project (README.md, LICENSE).
+// Everything else lives below them: a new package goes under internal/,
+// the Argo CD manifests in examples/argocd/install, the Dockerfile in
+// internal/image, the process tests in internal/test/integration.
 var root = []string{
 	".ci", ".dockerignore", ".github", ".gitignore",
-	"Dockerfile", "Kptfile", "Makefile", "README.md", "go.mod", "go.sum", "main.go", "main_test.go",
-	"bundle", "cmd", "config", "deploy", "docs", "examples", "fn", "internal",
+	"LICENSE", "Makefile", "README.md", "go.mod", "go.sum", "main.go",
+	"bundle", "cmd", "config", "docs", "examples", "fn", "internal",
 }
+
+// maxRootEntries bounds the root's entries besides dot-files (issue 36): a
+// listing a newcomer takes in at a glance.
+const maxRootEntries = 14
 
 // publicPackages are the packages other modules may import: the package
 // model (bundle), the FunctionConfig API (config), the KRM function (fn) and
@@ -36,6 +43,18 @@ func TestRootLayout(t *testing.T) {
 			t.Errorf("%s is at the repository's root; move it under internal/ (or add it to the design's top level in internal/test/arch)", top)
 		}
 		seen[top] = true
+	}
+	visible := 0
+	for _, top := range root {
+		if !seen[top] {
+			t.Errorf("the root layout lists %s, which the repository does not hold: remove it from internal/test/arch", top)
+		}
+		if !strings.HasPrefix(top, ".") {
+			visible++
+		}
+	}
+	if visible > maxRootEntries {
+		t.Errorf("the root has %d entries besides dot-files, more than %d: place the new one below an existing folder", visible, maxRootEntries)
 	}
 }
 

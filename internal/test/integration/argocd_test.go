@@ -10,10 +10,10 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// plugin reads deploy/argocd/plugin.yaml.
+// plugin reads examples/argocd/install/plugin.yaml.
 func plugin(t *testing.T) (generate, parameters []string, discover string) {
 	t.Helper()
-	data, err := os.ReadFile("../../../deploy/argocd/plugin.yaml")
+	data, err := os.ReadFile("../../../examples/argocd/install/plugin.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // (CGO_ENABLED=0) onto distroless or scratch, a non-root user, and the
 // binary itself as entrypoint (without arguments it is the KRM function).
 func TestDockerfile(t *testing.T) {
-	data, err := os.ReadFile("../../../Dockerfile")
+	data, err := os.ReadFile("../../../internal/image/Dockerfile")
 	if err != nil {
 		t.Fatal(err)
 	}

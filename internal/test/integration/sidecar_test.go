@@ -10,14 +10,14 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestSidecarCredentials reads deploy/argocd/sidecar.yaml as the
+// TestSidecarCredentials reads examples/argocd/install/sidecar.yaml as the
 // Deployment patch it is (strictly: a misspelt field fails) and checks
 // where its credentials go: git credentials only with the hosts they are
 // for, and registry credentials as a Docker config the sidecar's user
 // reads from $HOME/.docker, from an optional Secret (the sidecar starts
 // without it).
 func TestSidecarCredentials(t *testing.T) {
-	data, err := os.ReadFile("../../../deploy/argocd/sidecar.yaml")
+	data, err := os.ReadFile("../../../examples/argocd/install/sidecar.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package integration
 
 import (
 	"bytes"
@@ -10,20 +10,13 @@ import (
 	"testing"
 )
 
-// TestMain lets the test binary act as kudo-render when asked to, so the
-// tests below check the real process: exit status and streams.
-func TestMain(m *testing.M) {
-	if os.Getenv("KUDO_RENDER_AS_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
+// kudoRender runs the binary TestMain built as a whole process, from the
+// repository's root (the examples' paths are relative to it): the tests
+// below check what a process promises, its exit status and its streams.
 func kudoRender(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	c := exec.Command(os.Args[0], args...)
-	c.Env = append(os.Environ(), "KUDO_RENDER_AS_MAIN=1")
+	c := exec.Command(binary, args...)
+	c.Dir = filepath.Join("..", "..", "..")
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()
@@ -125,8 +118,7 @@ func TestProcessDiffExitStatus(t *testing.T) {
 // (docs/performance.md, start-up row).
 func BenchmarkStartup(b *testing.B) {
 	for b.Loop() {
-		c := exec.Command(os.Args[0], "version")
-		c.Env = append(os.Environ(), "KUDO_RENDER_AS_MAIN=1")
+		c := exec.Command(binary, "version")
 		if out, err := c.Output(); err != nil || len(out) == 0 {
 			b.Fatalf("%v %q", err, out)
 		}
