@@ -9,6 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOTOOLCHAIN=local
 export PATH="$PATH:$(go env GOPATH)/bin"
+# apt-get as root, else through sudo where it asks no password (a
+# developer's machine, a CI runner); else it fails and the tool is named.
+apt-get() {
+  if [ "$(id -u)" -eq 0 ]; then command apt-get "$@"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo -n apt-get "$@"
+  else return 1; fi
+}
 {
 # kpt (Debian package google-cloud-cli-kpt) for the kpt integration test.
 if ! command -v kpt >/dev/null 2>&1; then

@@ -91,7 +91,10 @@ elif ! { [ -x "$cache/etcd" ] && etcd_ok "$cache/etcd"; }; then
   if [ -z "$sys" ] || ! etcd_ok "$sys"; then
     if command -v apt-get >/dev/null 2>&1; then
       echo "install.sh: installing etcd-server with apt-get" >&2
-      (apt-get update -qq && apt-get install -y -qq etcd-server) >/dev/null 2>&1 \
+      # as root, else through sudo where it asks no password
+      apt=apt-get
+      if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then apt="sudo -n apt-get"; fi
+      ($apt update -qq && $apt install -y -qq etcd-server) >/dev/null 2>&1 \
         || echo "install.sh: apt-get could not install etcd-server" >&2
     fi
     sys="$(command -v etcd || true)"
