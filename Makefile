@@ -1,4 +1,5 @@
-# kudo-render: make demo renders the bundled example, make test runs the suite.
+# kudo-render: make demo renders the bundled example, make test runs the suite,
+# make help lists the targets (each `## target: text` line below).
 export GOTOOLCHAIN := local
 GO       ?= go
 BIN      := bin/kudo-render
@@ -12,10 +13,15 @@ FUZZTIME ?= 2000x
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets
+.PHONY: all help build demo test unit race vet fuzz bench bench-compare clean kube-assets
 
 all: build
 
+## help: list the documented targets
+help:
+	@awk 'sub(/^## /, "") { i = index($$0, ": "); printf "  %-15s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2) }' $(MAKEFILE_LIST)
+
+## build: bin/kudo-render, static (CGO_ENABLED=0), stamped with VERSION (git describe)
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
@@ -23,23 +29,30 @@ build:
 demo: build
 	$(BIN) render examples/mysql/render.yaml
 
-## test: installs the clients the tests use when missing (.ci/tools.sh: kpt, kustomize, git, gcc, Graphviz; else an error naming them), then vet, every test (none skips for a missing client), the concurrent packages' tests under the race detector, and a short run of every fuzz target
+## test: what CI runs: vet, every test (none skips for a missing client), the race detector, a short fuzz run
+# It installs the clients the tests use when they are missing (.ci/tools.sh:
+# kpt, kustomize, git, gcc, Graphviz; else an error naming them).
 test: export KUDO_RENDER_REQUIRE_TOOLS := 1
 test: vet unit race fuzz
 
+## vet: go vet and gofmt
 vet:
 	$(GO) vet ./...
 	@out=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt -w needed on:"; echo "$$out"; exit 1; fi
 
+## unit: go test ./... alone (a test whose client is missing skips, saying so)
 unit: kube-assets
 	@m=""; if [ "$$KUDO_RENDER_REQUIRE_TOOLS" = 1 ]; then m=$$(.ci/tools.sh) || exit 1; fi; \
 	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(GO) test -count=1 ./...
 
-## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/test/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
+## kube-assets: the API server tests' kube-apiserver, kube-controller-manager and etcd, built once (10 to 20 minutes)
+# They go into ~/.cache/kudo-render/kube (internal/test/kubetest/install.sh), and
+# are found there at once afterwards; KUBEBUILDER_ASSETS names others instead.
 kube-assets:
 	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/test/kubetest/install.sh >/dev/null; fi
 
+## race: the tests of the packages that use goroutines, under the race detector
 race:
 	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)
 
@@ -63,6 +76,7 @@ bench:
 bench-compare: build
 	$(GO) run ./internal/test/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
 
+## clean: remove bin/
 clean:
 	rm -rf bin
 
