@@ -10,10 +10,12 @@ import (
 // root is what the repository holds at its top level: the design's top
 // level (main.go, fn, bundle, examples, docs and the build files), the
 // other public packages (cmd, config), internal/, and what a newcomer looks
-// for at the root of a public project (README.md, LICENSE).
+// for at the root of a public project (README.md, LICENSE, CHANGELOG.md).
 // Everything else lives below them: a new package goes under internal/,
-// the Argo CD manifests in examples/argocd/install, the Dockerfile in
-// internal/image, the process tests in internal/test/integration.
+// developers' notes in docs/ (docs/DEVELOPMENT.md), the Argo CD manifests
+// in examples/argocd/install, the Dockerfile in internal/image, the
+// process tests in internal/test/integration, GitHub's files (SECURITY.md,
+// CONTRIBUTING.md, the workflows) in .github/.
 var root = []string{
 	".ci", ".dockerignore", ".github", ".gitignore",
 	"LICENSE", "Makefile", "README.md", "go.mod", "go.sum", "main.go",
