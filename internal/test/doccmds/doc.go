@@ -35,4 +35,10 @@
 // A block without a shell info string that starts with a command
 // (kudo-render, make, kpt, kubectl, ...) is an error: label it sh to run
 // it, or text if it shows output.
+//
+// The links of the same files are checked without running anything: a
+// relative link names a tracked file or folder, a #fragment a heading of
+// its Markdown file (GitHub's anchors), and so does a page#anchor that Go
+// source names (a --help text). `make help` lists every target of the
+// Makefile's .PHONY lines.
 package doccmds
