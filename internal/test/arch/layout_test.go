@@ -18,7 +18,7 @@ import (
 // CONTRIBUTING.md, the workflows) in .github/.
 var root = []string{
 	".ci", ".dockerignore", ".github", ".gitignore",
-	"LICENSE", "Makefile", "README.md", "go.mod", "go.sum", "main.go",
+	"CHANGELOG.md", "LICENSE", "Makefile", "README.md", "go.mod", "go.sum", "main.go",
 	"bundle", "cmd", "config", "docs", "examples", "fn", "internal",
 }
 
