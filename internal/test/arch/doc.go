@@ -1,7 +1,9 @@
 // Package arch holds the tests of kudo-render's architecture: the core
 // stages never import an adapter, every package documents what it owns in
 // a doc.go, every package of the core has a runnable Example of its
-// entry point, no function is longer than 80 lines, and YAML text is read
+// entry point, no function is longer than 80 lines, YAML text is read
 // with a YAML library only through internal/yaml/strictyaml (or a file listed
-// with the reason its text is safe). It has no code of its own.
+// with the reason its text is safe), and the repository's root holds only
+// the entries its list names, at most 14 besides dot-files, with only the
+// public packages outside internal/. It has no code of its own.
 package arch
