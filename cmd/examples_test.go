@@ -9,7 +9,7 @@ import (
 )
 
 // TestExamples renders every examples/*/render.yaml and verifies every
-// example bundle: the README's examples must keep working.
+// example bundle: the examples of examples/README.md must keep working.
 func TestExamples(t *testing.T) {
 	configs, err := filepath.Glob("../examples/*/render.yaml")
 	if err != nil || len(configs) == 0 {

@@ -186,7 +186,7 @@ func TestKustomizeExecGenerator(t *testing.T) {
 		t.Error("the generator config leaked into the output")
 	}
 	// Without --enable-exec kustomize does not run the function: nothing
-	// is generated (the README warns about it).
+	// is generated (docs/krm.md warns about it).
 	out, _, _ = run(t, dir, nil, kz, "build", "--enable-alpha-plugins", ".")
 	if strings.Contains(out, "kind: Deployment") {
 		t.Error("kustomize ran the exec function without --enable-exec")
