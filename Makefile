@@ -12,7 +12,7 @@ FUZZTIME ?= 2000x
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets
+.PHONY: all build demo test unit race vet fuzz bench bench-compare weight clean kube-assets
 
 all: build
 
@@ -62,6 +62,10 @@ bench:
 ## bench-compare: kudo-render side by side with helm, whole processes (docs/performance.md); installs helm when missing
 bench-compare: build
 	$(GO) run ./internal/test/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
+
+## weight: what each linked package costs every process (initialisers' time and allocations, code size) and what leaving it out would save (docs/performance.md); WITHOUT=pkg,pkg adds what leaving those out together would save
+weight: build
+	$(GO) run ./internal/test/weight -bin $(BIN) $(if $(WITHOUT),-without $(WITHOUT))
 
 clean:
 	rm -rf bin
