@@ -39,7 +39,7 @@ type config struct {
 	corpus, out string
 	runs        int
 	only        *regexp.Regexp
-	helm        []string // the binaries of helms, in order
+	helm        []string // the binaries of helms, in order, once a row needs them
 }
 
 func run(c config) error {
@@ -55,14 +55,7 @@ func run(c config) error {
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
-	for _, h := range helms {
-		p, err := ensureHelm(h)
-		if err != nil {
-			return err
-		}
-		c.helm = append(c.helm, p)
-	}
-	rows, scaling, err := measureAll(c)
+	rows, scaling, err := measureAll(&c)
 	if err != nil {
 		return err
 	}

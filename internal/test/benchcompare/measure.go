@@ -36,17 +36,19 @@ type sample struct {
 func once(c cmdSpec) (sample, error) {
 	cmd := exec.Command(c.args[0], c.args[1:]...)
 	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), c.env...)
+	// No watchdog: a loaded machine can take longer than its 30 s.
+	cmd.Env = append(append(os.Environ(), "KUDO_RENDER_TIMEOUT=0"), c.env...)
 	if c.stdin != nil {
 		cmd.Stdin = bytes.NewReader(c.stdin)
 	}
-	var out, errb countWriter
+	var out countWriter
+	var errb tailWriter
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return sample{}, fmt.Errorf("%v: %v (%d bytes on stderr)", c.args, err, errb.n)
+		return sample{}, fmt.Errorf("%v in %s: %v; stderr ends: %s", c.args, c.dir, err, errb.tail)
 	}
 	if out.n == 0 {
 		return sample{}, fmt.Errorf("%v: no output", c.args)
@@ -59,6 +61,17 @@ func once(c cmdSpec) (sample, error) {
 type countWriter struct{ n int }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// tailWriter keeps the last 400 bytes written (a failure's message).
+type tailWriter struct{ tail []byte }
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.tail = append(w.tail, p...)
+	if len(w.tail) > 400 {
+		w.tail = w.tail[len(w.tail)-400:]
+	}
+	return len(p), nil
+}
 
 // result is the medians of several runs.
 type result struct {

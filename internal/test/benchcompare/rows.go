@@ -27,12 +27,15 @@ type row struct {
 
 // measure runs a row: kr (and the same command by the -base build) and,
 // when helm is set, the command of each Helm, in paired rounds.
-func measure(c config, name string, runs int, kr cmdSpec, helm func(bin string) cmdSpec) (row, error) {
+func measure(c *config, name string, runs int, kr cmdSpec, helm func(bin string) cmdSpec) (row, error) {
 	cmds := []cmdSpec{kr}
 	if c.base != "" {
 		cmds = append(cmds, kr.with(c.base))
 	}
 	if helm != nil {
+		if err := c.findHelms(); err != nil {
+			return row{}, err
+		}
 		for _, h := range c.helm {
 			cmds = append(cmds, helm(h))
 		}
@@ -51,9 +54,24 @@ func measure(c config, name string, runs int, kr cmdSpec, helm func(bin string) 
 	return r, nil
 }
 
+// findHelms installs the helms when missing, once.
+func (c *config) findHelms() error {
+	if c.helm != nil {
+		return nil
+	}
+	for _, h := range helms {
+		p, err := ensureHelm(h)
+		if err != nil {
+			return err
+		}
+		c.helm = append(c.helm, p)
+	}
+	return nil
+}
+
 // measureAll measures every row -rows selects; the scaling rows are also
 // returned apart, for the plot.
-func measureAll(c config) (rows, scaling []row, err error) {
+func measureAll(c *config) (rows, scaling []row, err error) {
 	ops := filepath.Join(c.corpus, "kudo-operators")
 	slow := max(3, c.runs/3)
 	type maker func() (row, error)
@@ -100,7 +118,7 @@ func measureAll(c config) (rows, scaling []row, err error) {
 
 // kafkaRow renders kafka's deploy plan (validated, as every render is)
 // with kudo-render and the same templates as a chart with helm template.
-func kafkaRow(c config, ops string) (row, error) {
+func kafkaRow(c *config, ops string) (row, error) {
 	pkg := filepath.Join(ops, "kafka")
 	chart, n, err := kafkaChart(c, pkg)
 	if err != nil {
@@ -119,7 +137,7 @@ func helmTemplate(chart string) func(string) cmdSpec {
 
 // kafkaChart writes the kafka templates that the deploy plan renders as a
 // chart (bench-out/kafka-chart).
-func kafkaChart(c config, pkg string) (string, int, error) {
+func kafkaChart(c *config, pkg string) (string, int, error) {
 	text, err := exec.Command(c.bin, "render", pkg, "--name", "kafka", "--namespace", "data", "--target", "plain").Output()
 	if err != nil {
 		return "", 0, fmt.Errorf("kudo-render render kafka: %w", err)
@@ -139,7 +157,7 @@ func kafkaChart(c config, pkg string) (string, int, error) {
 // argocdRow is the Argo CD plugin's path: cmp generate in an application
 // folder holding kafka and a kudo-render.yaml, with the environment Argo
 // CD gives it, against helm template of the same chart.
-func argocdRow(c config, ops string) (row, error) {
+func argocdRow(c *config, ops string) (row, error) {
 	pkg := filepath.Join(ops, "kafka")
 	app, err := filepath.Abs(filepath.Join(c.out, "argocd-kafka"))
 	if err != nil {
@@ -235,7 +253,7 @@ func writeChart(pkg, chart string, templates []string) (int, error) {
 
 // bulkRows are the 50,000 ConfigMaps passed through and the template
 // rendering 100,000 ConfigMaps.
-func bulkRows(c config, runs int) ([]row, error) {
+func bulkRows(c *config, runs int) ([]row, error) {
 	dir, err := filepath.Abs(filepath.Join(c.out, "packages"))
 	if err != nil {
 		return nil, err
