@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kudo-render/kudo-render/internal/startup"
 	"github.com/kudo-render/kudo-render/internal/test/inittrace"
 )
 
@@ -20,6 +21,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	startup.Done() // as main does: the tests run with the collector on
 	os.Exit(m.Run())
 }
 
