@@ -55,13 +55,15 @@ func median[T int64 | float64](v []T) T {
 	return v[len(v)/2]
 }
 
-// symbolSizes builds an unstripped binary of pkg and adds up the sizes of
-// its symbols by package (go tool nm -size); type descriptors and itabs
-// count for the package that names them.
+// symbolSizes builds an unstripped binary of pkg (as make build does, but
+// with its symbols) and adds up the sizes of its symbols by package (go
+// tool nm -size); type descriptors and itabs count for the package that
+// names them.
 func symbolSizes(dir, pkg, tmp string, known map[string][]string) (map[string]int64, error) {
 	exe := tmp + "/weight-syms"
 	build := exec.Command("go", "build", "-trimpath", "-o", exe, pkg)
 	build.Dir, build.Stderr = dir, os.Stderr
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // make build's configuration: its packages are compiled already
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("go build %s: %w", pkg, err)
 	}
