@@ -9,11 +9,17 @@ LDFLAGS  := -s -w -X github.com/kudo-render/kudo-render/cmd.Version=$(VERSION)
 # duration run with "context deadline exceeded" at its end (golang/go#75804).
 FUZZTIME ?= 2000x
 
+# vet, the tests and the binaries the tests build (make build in the
+# doc-command test, go build in the hostile and integration suites) in the
+# configuration of make build (static, -trimpath): one build cache for all
+# of them, where each configuration compiled all 1,600 packages again.
+TESTENV := CGO_ENABLED=0 GOFLAGS="-trimpath $(GOFLAGS)"
+
 # Packages that run work on several goroutines: make test runs their tests
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all help build demo test unit race vet fuzz bench bench-compare clean kube-assets
+.PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets
 
 all: build
 
@@ -37,14 +43,14 @@ test: vet unit race fuzz
 
 ## vet: go vet and gofmt
 vet:
-	$(GO) vet ./...
+	$(TESTENV) $(GO) vet ./...
 	@out=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt -w needed on:"; echo "$$out"; exit 1; fi
 
 ## unit: go test ./... alone (a test whose client is missing skips, saying so)
 unit: kube-assets
 	@m=""; if [ "$$KUDO_RENDER_REQUIRE_TOOLS" = 1 ]; then m=$$(.ci/tools.sh) || exit 1; fi; \
-	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(GO) test -count=1 ./...
+	set -x; KUDO_RENDER_MERMAID=$${KUDO_RENDER_MERMAID:-$$m} KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(TESTENV) $(GO) test -count=1 ./...
 
 ## kube-assets: the API server tests' kube-apiserver, kube-controller-manager and etcd, built once (10 to 20 minutes)
 # They go into ~/.cache/kudo-render/kube (internal/test/kubetest/install.sh), and
@@ -56,25 +62,30 @@ kube-assets:
 race:
 	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)
 
-## fuzz: run each fuzz target for FUZZTIME executions (longer: make fuzz FUZZTIME=1000000x, or a duration: FUZZTIME=5m)
+## fuzz: run each fuzz target for FUZZTIME executions (longer: make fuzz FUZZTIME=1000000x, or a duration: FUZZTIME=5m); one instrumented test binary per package (.ci/fuzz.sh)
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$t"; \
-	    log=$$(mktemp); \
-	    if ! $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg > $$log 2>&1; then \
-	      grep -v '^fuzz: elapsed' $$log | tail -40; rm -f $$log; exit 1; \
-	    fi; rm -f $$log; \
-	  done; \
-	done
+	GO=$(GO) .ci/fuzz.sh $(FUZZTIME)
 
 ## bench: loading and rendering benchmarks
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
-## bench-compare: kudo-render side by side with helm, whole processes (docs/performance.md); installs helm when missing
+## bench-compare: kudo-render beside Helm 3.22 and Helm 4.3, whole processes (docs/performance.md)
+# Paired runs: medians of wall time, CPU time and peak memory; installs both
+# helms when missing. BASE_REV=49796cc also builds that commit and measures it
+# in the same rounds; ROWS=regexp picks rows, RUNS=n the runs.
 bench-compare: build
-	$(GO) run ./internal/test/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out
+	@set -e; base=""; if [ -n "$(BASE_REV)" ]; then base=bin/kudo-render-$(BASE_REV); \
+	  if [ ! -x $$base ]; then d=$$(mktemp -d); git archive $(BASE_REV) | tar -x -C $$d; \
+	    (cd $$d && CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(CURDIR)/$$base .); rm -rf $$d; fi; fi; \
+	$(GO) run ./internal/test/benchcompare -bin $(BIN) -corpus $${KUDO_RENDER_CORPUS:-../shared/corpus} -out bench-out \
+	  $${base:+-base $$base} $(if $(ROWS),-rows '$(ROWS)') $(if $(RUNS),-runs $(RUNS))
+
+## weight: what each linked package costs every process at start-up (docs/performance.md)
+# Initialisers' time and allocations, code size, the chain that links each
+# package, and what leaving it out would save; WITHOUT=pkg,pkg for several.
+weight: build
+	$(GO) run ./internal/test/weight -bin $(BIN) $(if $(WITHOUT),-without $(WITHOUT))
 
 ## clean: remove bin/
 clean:

@@ -5,10 +5,14 @@ package main
 import (
 	"os"
 
+	// First: the collector stays off while the packages below initialise.
+	"github.com/kudo-render/kudo-render/internal/startup"
+
 	"github.com/kudo-render/kudo-render/cmd"
 )
 
 func main() {
+	startup.Done()
 	if err := cmd.Main(os.Stdin, os.Stdout, os.Stderr, os.Exit).Execute(); err != nil {
 		os.Exit(cmd.Exit(os.Stderr, err))
 	}

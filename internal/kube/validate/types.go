@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 
@@ -19,8 +18,41 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // at its field path, the way a JSON decoder into t fails on them. Values
 // of types that decode themselves (quantities, int-or-string, times) are
 // checked by their own decoder.
-func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
-	return typeCheck(v, t, p, nil)
+func typeErrors(v any, t reflect.Type) field.ErrorList {
+	return typeCheck(v, t, &at{segs: make([]seg, 0, 8)}, nil)
+}
+
+// at is where the value being checked is: a stack of field names, list
+// indexes and map keys, made into a field path only when an error names
+// it (most values have none, and a path per value was a third of what
+// checking a ConfigMap allocated).
+type at struct{ segs []seg }
+
+type seg struct {
+	name  string
+	index int  // a list index, when name is "" and key is not set
+	key   bool // name is a map key
+}
+
+func (a *at) push(s seg) { a.segs = append(a.segs, s) }
+func (a *at) pop()       { a.segs = a.segs[:len(a.segs)-1] }
+
+// path is the field path of the value at the top.
+func (a *at) path() *field.Path {
+	var p *field.Path
+	for _, s := range a.segs {
+		switch {
+		case s.key:
+			p = p.Key(s.name)
+		case s.name == "":
+			p = p.Index(s.index)
+		case p == nil:
+			p = field.NewPath(s.name)
+		default:
+			p = p.Child(s.name)
+		}
+	}
+	return p
 }
 
 // placeholder is a value of the kind of t that stands in for a value of
@@ -49,14 +81,18 @@ func placeholder(t reflect.Type) any {
 
 // typeCheck is typeErrors; fix, when set, gets a placeholder for every
 // value of the wrong type, by field path.
-func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs field.ErrorList) {
-	if fix != nil {
-		defer func() {
-			if len(errs) > 0 && errs[len(errs)-1].Field == p.String() {
-				fix[p.String()] = placeholder(t)
-			}
-		}()
+func typeCheck(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
+	errs := checkType(v, t, a, fix)
+	if fix != nil && len(errs) > 0 {
+		if p := a.path().String(); errs[len(errs)-1].Field == p {
+			fix[p] = placeholder(t)
+		}
 	}
+	return errs
+}
+
+// checkType is typeCheck without the placeholders of the value itself.
+func checkType(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -66,78 +102,77 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 	if reflect.PointerTo(t).Implements(unmarshalerType) {
 		data, _ := json.Marshal(v)
 		if err := json.Unmarshal(data, reflect.New(t).Interface()); err != nil {
-			return field.ErrorList{field.Invalid(p, v, decodeMessage(err))}
+			return field.ErrorList{field.Invalid(a.path(), v, decodeMessage(err))}
 		}
 		return nil
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return structErrors(v, t, p, fix)
+		return structErrors(v, t, a, fix)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
-			if errs := expect(v, p, "string", isString); errs != nil {
+			if errs := expect(v, a, "string", isString); errs != nil {
 				return errs
 			}
 			if _, err := base64.StdEncoding.DecodeString(v.(string)); err != nil {
-				return field.ErrorList{field.Invalid(p, v, "expected base64 data: "+err.Error())}
+				return field.ErrorList{field.Invalid(a.path(), v, "expected base64 data: "+err.Error())}
 			}
 			return nil
 		}
 		l, ok := v.([]any)
 		if !ok {
-			return field.ErrorList{field.Invalid(p, v, "expected a list, got "+jsonType(v))}
+			return field.ErrorList{field.Invalid(a.path(), v, "expected a list, got "+jsonType(v))}
 		}
 		var errs field.ErrorList
 		for i, x := range l {
-			errs = append(errs, typeCheck(x, t.Elem(), p.Index(i), fix)...)
+			a.push(seg{index: i})
+			errs = append(errs, typeCheck(x, t.Elem(), a, fix)...)
+			a.pop()
 		}
 		return errs
 	case reflect.Map:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return field.ErrorList{field.Invalid(p, v, "expected a map, got "+jsonType(v))}
+			return field.ErrorList{field.Invalid(a.path(), v, "expected a map, got "+jsonType(v))}
 		}
+		// In map order: the errors are sorted when reported (toDiags).
 		var errs field.ErrorList
-		for _, k := range sortedKeys(m) {
-			errs = append(errs, typeCheck(m[k], t.Elem(), p.Key(k), fix)...)
+		for k, x := range m {
+			a.push(seg{name: k, key: true})
+			errs = append(errs, typeCheck(x, t.Elem(), a, fix)...)
+			a.pop()
 		}
 		return errs
 	case reflect.String:
-		return expect(v, p, "string", isString)
+		return expect(v, a, "string", isString)
 	case reflect.Bool:
-		return expect(v, p, "boolean", func(v any) bool { _, ok := v.(bool); return ok })
+		return expect(v, a, "boolean", func(v any) bool { _, ok := v.(bool); return ok })
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return intErrors(v, t, p)
+		return intErrors(v, t, a)
 	case reflect.Float32, reflect.Float64:
-		return expect(v, p, "number", isNumber)
+		return expect(v, a, "number", isNumber)
 	}
 	return nil
 }
 
 // structErrors checks the fields of map v against struct type t (its
 // JSON names, inline structs included).
-func structErrors(v any, t reflect.Type, p *field.Path, fix map[string]any) field.ErrorList {
+func structErrors(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return field.ErrorList{field.Invalid(p, v, "expected an object, got "+jsonType(v))}
+		return field.ErrorList{field.Invalid(a.path(), v, "expected an object, got "+jsonType(v))}
 	}
 	fields := jsonFields(t)
 	var errs field.ErrorList
-	for _, k := range sortedKeys(m) {
+	for k, x := range m {
 		if ft, ok := fields[k]; ok {
-			errs = append(errs, typeCheck(m[k], ft, child(p, k), fix)...)
+			a.push(seg{name: k})
+			errs = append(errs, typeCheck(x, ft, a, fix)...)
+			a.pop()
 		}
 	}
 	return errs
-}
-
-// child is the path of field k below p (p may be nil, the object).
-func child(p *field.Path, k string) *field.Path {
-	if p == nil {
-		return field.NewPath(k)
-	}
-	return p.Child(k)
 }
 
 // fieldCache holds jsonFields of the struct types seen.
@@ -185,13 +220,13 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 }
 
 // intErrors checks an integer field: a whole number in the range of t.
-func intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
+func intErrors(v any, t reflect.Type, a *at) field.ErrorList {
 	f, ok := number(v)
 	if !ok {
-		return field.ErrorList{field.Invalid(p, v, "expected an integer, got "+jsonType(v))}
+		return field.ErrorList{field.Invalid(a.path(), v, "expected an integer, got "+jsonType(v))}
 	}
 	if f != math.Trunc(f) {
-		return field.ErrorList{field.Invalid(p, v, "expected an integer, got a fraction")}
+		return field.ErrorList{field.Invalid(a.path(), v, "expected an integer, got a fraction")}
 	}
 	bits := t.Bits()
 	var lo, hi float64
@@ -201,16 +236,16 @@ func intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 		lo, hi = -math.Exp2(float64(bits-1)), math.Exp2(float64(bits-1))-1
 	}
 	if f < lo || f > hi {
-		return field.ErrorList{field.Invalid(p, v, fmt.Sprintf("must fit in a %s", t.Kind()))}
+		return field.ErrorList{field.Invalid(a.path(), v, fmt.Sprintf("must fit in a %s", t.Kind()))}
 	}
 	return nil
 }
 
-func expect(v any, p *field.Path, want string, ok func(any) bool) field.ErrorList {
+func expect(v any, a *at, want string, ok func(any) bool) field.ErrorList {
 	if ok(v) {
 		return nil
 	}
-	return field.ErrorList{field.Invalid(p, v, fmt.Sprintf("expected a %s, got %s", want, jsonType(v)))}
+	return field.ErrorList{field.Invalid(a.path(), v, fmt.Sprintf("expected a %s, got %s", want, jsonType(v)))}
 }
 
 func isString(v any) bool { _, ok := v.(string); return ok }
@@ -269,13 +304,4 @@ func asTypeError(err error, te **json.UnmarshalTypeError) bool {
 		*te = t
 	}
 	return ok
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

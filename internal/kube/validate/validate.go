@@ -186,7 +186,9 @@ func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.O
 // validateTyped defaults, converts and validates a decoded object.
 func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
 	s.Default(typed)
-	internal, err := s.ConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	// Unsafe: the result may share memory with typed, which is not used
+	// again (ConvertToVersion deep-copies it first).
+	internal, err := s.UnsafeConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil // a kind without internal form: its types were checked
 	}
@@ -214,7 +216,7 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 // declarative merges the declarative validation of the object's version
 // with the hand-written errors, as the API server's registry does.
 func declarative(ctx context.Context, s *runtime.Scheme, gvk schema.GroupVersionKind, internal runtime.Object, hand field.ErrorList) field.ErrorList {
-	versioned, err := s.ConvertToVersion(internal, gvk.GroupVersion())
+	versioned, err := s.UnsafeConvertToVersion(internal, gvk.GroupVersion()) // internal is not used again
 	if err != nil {
 		return hand
 	}
@@ -256,7 +258,7 @@ func decode(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (r
 	}
 	// The values are checked against the type first (as a JSON decoder
 	// would refuse them), then converted without a trip through JSON.
-	if errs := typeErrors(m, reflect.TypeOf(typed).Elem(), nil); len(errs) > 0 {
+	if errs := typeErrors(m, reflect.TypeOf(typed).Elem()); len(errs) > 0 {
 		return nil, errs
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, typed); err != nil {
@@ -275,7 +277,7 @@ func decodeWithout(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]
 	}
 	c := object.New(m).DeepCopy().Map
 	fix := map[string]any{}
-	typeCheck(c, reflect.TypeOf(typed).Elem(), nil, fix)
+	typeCheck(c, reflect.TypeOf(typed).Elem(), &at{}, fix)
 	for _, p := range slices.Sorted(maps.Keys(fix)) {
 		setField(c, p, fix[p])
 	}

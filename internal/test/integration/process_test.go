@@ -3,11 +3,14 @@ package integration
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kudo-render/kudo-render/internal/test/inittrace"
 )
 
 // kudoRender runs the binary TestMain built as a whole process, from the
@@ -122,5 +125,52 @@ func BenchmarkStartup(b *testing.B) {
 		if out, err := c.Output(); err != nil || len(out) == 0 {
 			b.Fatalf("%v %q", err, out)
 		}
+	}
+}
+
+// The start-up budget: what every kudo-render process pays before main,
+// whatever the command (Go runs the initialiser of every linked package).
+// Counted, not timed: the bytes and allocations of the initialisers
+// (GODEBUG=inittrace=1, the same on every run and machine within a few
+// percent) and the packages linked. A change that links more past a
+// budget fails here; raise the budget only with the figures of
+// docs/performance.md ("Start-up weight") re-measured, and say why in the
+// commit. make weight shows which package costs what and what links it.
+const (
+	budgetInitBytes  = 9_000_000 // measured: 8.59 MB
+	budgetInitAllocs = 82_000    // measured: 78,600
+	budgetPackages   = 1_650     // measured: 1,588 (1,347 outside the standard library)
+)
+
+func TestStartupWeight(t *testing.T) {
+	c := exec.Command(binary, "version")
+	c.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var errb bytes.Buffer
+	c.Stderr = &errb
+	if err := c.Run(); err != nil {
+		t.Fatalf("version: %v\n%s", err, errb.String())
+	}
+	inits := inittrace.Parse(errb.Bytes())
+	if len(inits) == 0 {
+		t.Fatalf("no initialisers traced (GODEBUG=inittrace=1):\n%s", errb.String())
+	}
+	tot := inittrace.Total(inits)
+	t.Logf("initialisers: %d packages, %.2f MB, %d allocations, %.1f ms clock", len(inits), float64(tot.Bytes)/1e6, tot.Allocs, tot.Ms)
+	if tot.Bytes > budgetInitBytes || tot.Allocs > budgetInitAllocs {
+		var b strings.Builder
+		for _, i := range inittrace.Heaviest(inits, 15) {
+			fmt.Fprintf(&b, "\n  %-70s %8d bytes %6d allocs", i.Package, i.Bytes, i.Allocs)
+		}
+		t.Errorf("package initialisers allocate %d bytes in %d allocations, over the start-up budget of %d bytes and %d allocations (make weight says what links each package); the heaviest:%s",
+			tot.Bytes, tot.Allocs, budgetInitBytes, budgetInitAllocs, b.String())
+	}
+	list := exec.Command("go", "list", "-deps", ".")
+	list.Dir = filepath.Join("..", "..", "..")
+	out, err := list.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	if n := strings.Count(string(out), "\n"); n > budgetPackages {
+		t.Errorf("kudo-render links %d packages, over the start-up budget of %d (make weight says what each one costs and what links it)", n, budgetPackages)
 	}
 }
