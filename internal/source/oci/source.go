@@ -269,7 +269,7 @@ func (s *Source) Open(ctx context.Context, src bundle.Source) (*location.Opened,
 		if s.opts.Offline {
 			return nil, fmt.Errorf("%s@%s: %w (offline; the cache is %s)", r, d, ErrNotCached, s.cache.dir)
 		}
-		if tree, err = s.cache.put(ctx, d, func(dir string) (meta, error) { return s.pull(ctx, r, d, dir) }); err != nil {
+		if tree, err = s.cache.put(ctx, d, r.String()+"@"+d.String(), func(dir string) (meta, error) { return s.pull(ctx, r, d, dir) }); err != nil {
 			return nil, err
 		}
 	}
@@ -284,7 +284,7 @@ func open(tree string, r Repo, d digest.Digest, p string) (*location.Opened, err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s@%s: %w", r, d, err)
 	}
 	return location.NewOpened(root.FS(), r.String()+"@"+d.String()+":"+p, d.String(), true, func() { root.Close() }), nil
 }
