@@ -69,19 +69,20 @@ func (s *Source) Push(ctx context.Context, dir, target string, o PushOptions) (o
 // PushArtifact pushes the blobs the registry does not have, then the
 // manifest under tag.
 func (s *Source) PushArtifact(ctx context.Context, r Repo, tag string, blobs []Blob, manifest Blob) error {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
+	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	defer limits.WaitingOn("OCI push of " + r.String() + ":" + tag)()
 	repo := s.repository(r)
 	for _, b := range blobs {
 		if ok, err := repo.Exists(ctx, b.Desc); err == nil && ok {
 			continue
 		}
 		if err := repo.Push(ctx, b.Desc, bytes.NewReader(b.Data)); err != nil {
-			return fmt.Errorf("%s: pushing %s: %w", r, b.Desc.Digest, err)
+			return s.timedOut(ctx, r.String()+":"+tag, fmt.Errorf("%s: pushing %s: %w", r, b.Desc.Digest, err))
 		}
 	}
 	if err := repo.PushReference(ctx, manifest.Desc, bytes.NewReader(manifest.Data), tag); err != nil {
-		return fmt.Errorf("%s: pushing the manifest: %w", r, err)
+		return s.timedOut(ctx, r.String()+":"+tag, fmt.Errorf("%s: pushing the manifest: %w", r, err))
 	}
 	return nil
 }
