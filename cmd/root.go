@@ -60,6 +60,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.C
 	var timeout time.Duration
 	lf := &limitFlags{}
 	out := output.NewWriter(stdout)
+	// SIGINT and SIGTERM while a folder is written: what was built is
+	// removed, or the swap under way finishes, before the process ends.
+	out.Building = func() func() { return onInterrupt(out.Interrupt) }
 	root := &cobra.Command{
 		Use:   "kudo-render",
 		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
@@ -102,8 +105,10 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			code := errorCode(c)
 			g.deadline = time.Now().Add(timeout - watchdogMargin(timeout))
 			time.AfterFunc(timeout, func() {
+				// What was running, before Expire stops a folder being written.
+				msg := gaveUp(timeout, limits.Waits(), limits.Activities())
 				if out.Expire() {
-					fmt.Fprintln(stderr, "error: "+gaveUp(timeout, limits.Waits(), limits.Activities()))
+					fmt.Fprintln(stderr, "error: "+msg)
 					removeTemps()
 					exit(code)
 				}
