@@ -23,8 +23,9 @@
 // verified, then extracted: regular files and folders only (links,
 // devices, names that leave the artifact and duplicates are refused),
 // within --max-oci-entries, --max-oci-tree-bytes, --max-file-bytes and
-// --max-oci-ratio (bytes extracted per byte downloaded), the whole fetch
-// within --oci-timeout. Every refusal is an [ErrRefused] naming the
+// --max-oci-ratio (bytes extracted per byte downloaded, a sparse entry's
+// holes included), every network operation of a Source within one
+// --oci-timeout (deadline.go). Every refusal is an [ErrRefused] naming the
 // artifact, and nothing of it is cached.
 //
 // A registry on the loopback address (localhost, 127.0.0.0/8, ::1) is
