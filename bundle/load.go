@@ -128,9 +128,14 @@ func readFile(fsys fs.FS, name string, p *problems) []byte {
 }
 
 // readBounded reads name, refusing more than limits.FileBytes before
-// reading them.
+// reading them. What is not a regular file is not opened: a named pipe
+// would block the process until a writer came (links are followed inside
+// fsys).
 func readBounded(fsys fs.FS, name string) ([]byte, error) {
 	max := limits.Current().FileBytes
+	if info, err := fs.Stat(fsys, name); err == nil && !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file (a named pipe, a device or a folder): only regular files are read")
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
@@ -1132,6 +1133,22 @@ func TestLoadDirSymlinks(t *testing.T) {
 			},
 			want: want{err: true, problems: []problem{{File: "templates/more"}}, msg: "symbolic link to a folder is not supported"},
 		},
+		"OperatorFIFO": {
+			reason: "operator.yaml as a named pipe is refused, never opened (opening it would block until a writer came).",
+			setup: func(t *testing.T, dir string) {
+				os.Remove(filepath.Join(dir, "operator.yaml"))
+				mkfifo(t, filepath.Join(dir, "operator.yaml"))
+			},
+			want: want{err: true, problems: []problem{{File: "operator.yaml"}}, msg: "not a regular file (a named pipe, a device or a folder)"},
+		},
+		"LinkToFIFO": {
+			reason: "A symbolic link in templates/ to a named pipe inside the bundle is refused, never opened.",
+			setup: func(t *testing.T, dir string) {
+				mkfifo(t, filepath.Join(dir, "pipe"))
+				symlink(t, "../pipe", filepath.Join(dir, "templates", "pipe.yaml"))
+			},
+			want: want{err: true, problems: []problem{{File: "templates/pipe.yaml"}}, msg: "not a regular file"},
+		},
 		"OperatorLinkOutside": {
 			reason: "operator.yaml itself cannot be a link out of the bundle.",
 			setup: func(t *testing.T, dir string) {
@@ -1185,6 +1202,13 @@ func TestLoadDirSymlinks(t *testing.T) {
 				t.Errorf("\n%s\nLoadDir(...): link content %q, want the target's", tc.reason, b.Templates["config/link.yaml"])
 			}
 		})
+	}
+}
+
+func mkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("named pipes not supported here: %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/tools/clientcmd"
@@ -171,7 +172,7 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	if err != nil {
 		return nil, nil, opts, err
 	}
-	cluster, err := adoptCluster(f)
+	cluster, bounds, err := adoptCluster(f, g.deadline)
 	if err != nil {
 		return nil, nil, opts, err
 	}
@@ -179,30 +180,30 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	if ns == "" {
 		ns = "default"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), adoptTimeout)
+	ctx, cancel := bounds.context(context.Background())
 	defer cancel()
 	rep, err := adopt.Check(ctx, cluster, ns, cfg.Metadata.Name, in.Items, opts)
 	return rep, cluster, opts, err
 }
 
-// adoptTimeout bounds a whole check or apply.
-const adoptTimeout = 10 * clusterTimeout
-
-// adoptCluster connects to the cluster of --kubeconfig / --context.
-func adoptCluster(f adoptFlags) (*adopt.Cluster, error) {
+// adoptCluster connects to the cluster of --kubeconfig / --context, its
+// requests bounded by the run (deadline: clusterBounds).
+func adoptCluster(f adoptFlags, deadline time.Time) (*adopt.Cluster, clusterBounds, error) {
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	if f.kubeconfig != "" {
 		rules.ExplicitPath = f.kubeconfig
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: f.context}).ClientConfig()
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect to the cluster: %w", err)
+		return nil, clusterBounds{}, fmt.Errorf("cannot connect to the cluster: %w", err)
 	}
-	cfg.Timeout = clusterTimeout
+	bounds := clusterBounds{host: cfg.Host, deadline: deadline}
+	bounds.bound(cfg)
 	// A check lists every namespaced resource once (about 50 requests):
 	// kubectl's discovery limits rather than client-go's 5 per second.
 	cfg.QPS, cfg.Burst = 50, 300
-	return adopt.NewCluster(cfg)
+	c, err := adopt.NewCluster(cfg)
+	return c, bounds, err
 }
 
 // runAdoptApply checks, then adopts.
@@ -215,7 +216,7 @@ func runAdoptApply(g *gitFlags, f adoptFlags, path string, out *output.Writer, s
 	if err := rep.Text(&b); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), adoptTimeout)
+	ctx, cancel := clusterBounds{deadline: g.deadline}.context(context.Background())
 	defer cancel()
 	opts := adopt.ApplyOptions{
 		Options: copts,

@@ -23,7 +23,7 @@ type importFlags struct {
 	repoURL, revision             string
 }
 
-func newImport(out *output.Writer, stderr io.Writer) *cobra.Command {
+func newImport(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f importFlags
 	c := &cobra.Command{
 		Use:   "import (--from FILE | --kubeconfig FILE) --output-dir DIR",
@@ -54,7 +54,7 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 			if c.Flags().Changed("output") {
 				return fmt.Errorf("-o/--output is an output format, and import has none: it writes a folder; use --output-dir %s", f.format)
 			}
-			return runImport(f, out, stderr)
+			return runImport(f, g.deadline, out, stderr)
 		},
 	}
 	c.Flags().StringArrayVar(&f.from, "from", nil, "file exported with `kubectl get instances,operatorversions,operators -A -o yaml`, repeatable")
@@ -73,14 +73,14 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 	return c
 }
 
-func runImport(f importFlags, out *output.Writer, stderr io.Writer) error {
+func runImport(f importFlags, deadline time.Time, out *output.Writer, stderr io.Writer) error {
 	start := time.Now()
 	if len(f.from) == 0 && f.kubeconfig == "" || f.outDir == "" {
 		return fmt.Errorf("import needs --from FILE (or --kubeconfig FILE) and --output-dir DIR")
 	}
 	var exp migrate.Export
 	if f.kubeconfig != "" {
-		if err := readCluster(context.Background(), f.kubeconfig, f.ns, &exp); err != nil {
+		if err := readCluster(context.Background(), f.kubeconfig, f.ns, deadline, &exp); err != nil {
 			return err
 		}
 	}

@@ -16,18 +16,19 @@ import (
 // kudoResources are the kudo.dev/v1beta1 resources import reads.
 var kudoResources = []string{"instances", "operatorversions", "operators"}
 
-// clusterTimeout bounds each request to the cluster.
-const clusterTimeout = 30 * time.Second
-
 // readCluster adds the KUDO objects of the cluster kubeconfig names
 // (of namespace ns, or of all) to exp. It only lists: nothing is changed.
-func readCluster(ctx context.Context, kubeconfig, ns string, exp *migrate.Export) error {
+// Its requests end before the run's deadline (clusterBounds).
+func readCluster(ctx context.Context, kubeconfig, ns string, deadline time.Time, exp *migrate.Export) error {
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
 	if err != nil {
 		return fmt.Errorf("--kubeconfig %s: %w", kubeconfig, err)
 	}
-	cfg.Timeout = clusterTimeout
+	bounds := clusterBounds{host: cfg.Host, deadline: deadline}
+	bounds.bound(cfg)
+	ctx, cancel := bounds.context(ctx)
+	defer cancel()
 	dc, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return fmt.Errorf("--kubeconfig %s: %w", kubeconfig, err)

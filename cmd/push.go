@@ -18,7 +18,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/source/oci"
 )
 
-func newPush(out *output.Writer, stderr io.Writer) *cobra.Command {
+func newPush(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var o oci.PushOptions
 	var created string
 	c := &cobra.Command{
@@ -53,7 +53,7 @@ pushed reference with its digest, for spec.framework.oci.digest.`,
 			if err != nil {
 				return err
 			}
-			src, err := oci.New(oci.Options{CacheDir: os.TempDir(), Credentials: creds, Warn: warner(stderr)})
+			src, err := oci.New(oci.Options{CacheDir: os.TempDir(), Credentials: creds, Warn: warner(stderr), Deadline: g.deadline})
 			if err != nil {
 				return err
 			}

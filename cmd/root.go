@@ -60,6 +60,9 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer, exit func(int)) *cobra.C
 	var timeout time.Duration
 	lf := &limitFlags{}
 	out := output.NewWriter(stdout)
+	// SIGINT and SIGTERM while a folder is written: what was built is
+	// removed, or the swap under way finishes, before the process ends.
+	out.Building = func() func() { return onInterrupt(out.Interrupt) }
 	root := &cobra.Command{
 		Use:   "kudo-render",
 		Short: "Render KUDO operator packages and KEP-0009 frameworks into GitOps manifests",
@@ -100,9 +103,12 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 		limits.SetCurrent(lf.lim)
 		if exit != nil && timeout > 0 {
 			code := errorCode(c)
+			g.deadline = time.Now().Add(timeout - watchdogMargin(timeout))
 			time.AfterFunc(timeout, func() {
+				// What was running, before Expire stops a folder being written.
+				msg := gaveUp(timeout, limits.Waits(), limits.Activities())
 				if out.Expire() {
-					fmt.Fprintln(stderr, "error: "+gaveUp(timeout, limits.Waits(), limits.Activities()))
+					fmt.Fprintln(stderr, "error: "+msg)
 					removeTemps()
 					exit(code)
 				}
@@ -114,8 +120,17 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRender(&g, out, stderr), newVerify(&g, out, stderr), newVersion(out), newSchema(&g, out, stderr), newCMP(&g, out, stderr), newLock(&g, out, stderr),
-		newDiff(&g, out, stderr), newGraph(&g, out, stderr), newImport(out, stderr), newAdopt(&g, out, stderr), newPush(out, stderr))
+		newDiff(&g, out, stderr), newGraph(&g, out, stderr), newImport(&g, out, stderr), newAdopt(&g, out, stderr), newPush(&g, out, stderr))
 	return root
+}
+
+// watchdogMargin is how long before the watchdog (--timeout) operations
+// that wait on a server (an OCI registry, a cluster) give up by
+// themselves, so that their error, which names the server and the
+// request, ends the run instead of the watchdog's: a fifth of the run's
+// time, at most 2 s.
+func watchdogMargin(timeout time.Duration) time.Duration {
+	return min(timeout/5, 2*time.Second)
 }
 
 // gaveUp is the watchdog's message: what was running when the run was

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,10 @@ type gitFlags struct {
 	cacheDir                                      string
 	// limits are the run's limits, resolved before a command runs.
 	limits *limits.Limits
+	// deadline, when the watchdog runs, is when operations that wait on a
+	// server give up by themselves (watchdogMargin before it); zero
+	// otherwise.
+	deadline time.Time
 }
 
 func (g *gitFlags) register(c *cobra.Command) {
@@ -78,7 +83,7 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 			if confine == "" && cfg.KRM {
 				confine = cfg.Dir
 			}
-			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir, Confine: confine})
+			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir, Confine: confine, Deadline: g.deadline})
 		})
 		return src, err
 	}

@@ -234,14 +234,11 @@ func LoadPluginFile(repoRoot, file string) (*Config, error) {
 		return nil, fmt.Errorf("cannot read FunctionConfig: %w", err)
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
+	// Nothing that is not a regular file is opened: a named pipe would
+	// block the plugin.
+	data, err := location.ReadRegular(root, rel, limits.Default().FileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read FunctionConfig %s: %w", file, err)
-	}
-	defer f.Close()
-	data, err := readBounded(f, file)
-	if err != nil {
-		return nil, err
 	}
 	c := &Config{deferName: true, Confine: repoRoot}
 	return c, c.parse(filepath.Base(file), filepath.Dir(filepath.Join(wd, file)), data)

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -80,27 +79,24 @@ func (c *Config) readCRDs(p string) ([]*object.Object, error) {
 	for _, f := range files {
 		objs, err := readCRDFile(root, f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path.Join(p, f), err)
+			shown := p // a file of spec.crds itself
+			if info.IsDir() {
+				shown = path.Join(p, f)
+			}
+			return nil, fmt.Errorf("%s: %w", shown, err)
 		}
 		out = append(out, objs...)
 	}
 	return out, nil
 }
 
-// readCRDFile reads the CustomResourceDefinitions of one YAML stream.
+// readCRDFile reads the CustomResourceDefinitions of one YAML stream. What
+// is not a regular file (a named pipe called *.yaml would block the
+// process) is refused before it is opened (location.ReadRegular).
 func readCRDFile(root *os.Root, name string) ([]*object.Object, error) {
-	f, err := root.Open(name)
+	data, err := location.ReadRegular(root, name, limits.Current().FileBytes)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	max := limits.Current().FileBytes
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, limits.Err("file-bytes", max, name)
 	}
 	var out []*object.Object
 	for doc, err := range strictyaml.Stream("", data) { // the caller names the file

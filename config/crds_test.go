@@ -4,9 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 const crdYAML = `apiVersion: apiextensions.k8s.io/v1
@@ -43,6 +46,18 @@ func TestCRDs(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(pkg, "link.yaml")); err != nil {
 		t.Fatal(err)
 	}
+	// A named pipe called *.yaml would block the reader until a writer
+	// came; a sparse file is large before a byte is read.
+	if err := os.MkdirAll(filepath.Join(pkg, "special"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := syscall.Mkfifo(filepath.Join(pkg, "special", "pipe.yaml"), 0o644) == nil
+	sparse, err := os.Create(filepath.Join(pkg, "sparse.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse.Truncate(4 << 30)
+	sparse.Close()
 	cases := []struct {
 		reason string
 		crds   string
@@ -56,9 +71,15 @@ func TestCRDs(t *testing.T) {
 		{reason: "symbolic links too", crds: "[link.yaml]", krm: true, err: "outside"},
 		{reason: "the CLI may read beside its config", crds: "[../outside.yaml]", want: 1},
 		{reason: "a missing path is an error naming the field", crds: "[nope]", err: "spec.crds[0]"},
+		{reason: "a named pipe in a folder is refused, never opened", crds: "[crds, special]", err: "spec.crds[1]: special/pipe.yaml: is a named pipe (FIFO): only regular files are read"},
+		{reason: "a named pipe named itself", crds: "[special/pipe.yaml]", err: "spec.crds[0]: special/pipe.yaml: is a named pipe (FIFO)"},
+		{reason: "a file larger than --max-file-bytes is refused before it is read", crds: "[sparse.yaml]", err: "spec.crds[0]: sparse.yaml: file size exceeds the limit of"},
 	}
 	for _, c := range cases {
 		t.Run(c.reason, func(t *testing.T) {
+			if strings.Contains(c.crds, "special") && !fifo {
+				t.Skip("no named pipes here")
+			}
 			src := "apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: a}\nspec:\n  framework: {path: .}\n  crds: " + c.crds + "\n"
 			parse := config.Parse
 			if c.krm {
@@ -68,7 +89,14 @@ func TestCRDs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := cfg.CRDs()
+			var got []*object.Object
+			done := make(chan struct{})
+			go func() { got, err = cfg.CRDs(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("reading spec.crds blocked")
+			}
 			switch {
 			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 				t.Fatalf("got %v, want an error with %q", err, c.err)

@@ -58,8 +58,8 @@ type Limits struct {
 	// OCIRatio bounds how many bytes a layer may extract to per byte
 	// downloaded.
 	OCIRatio int64
-	// OCITimeout bounds fetching one OCI artifact (resolving, verifying,
-	// pulling) as a whole.
+	// OCITimeout bounds the OCI fetches of one run together (resolving,
+	// verifying, pulling, pushing), from the first.
 	OCITimeout time.Duration
 	// Timeout ends the whole run (a template that loops).
 	Timeout time.Duration
@@ -133,7 +133,7 @@ var Table = []Spec{
 	{Name: "oci-tree-bytes", Field: "OCITreeBytes", Unit: "bytes", Default: 64 * mib, What: "OCI tree size", Doc: "all files of an extracted OCI artifact, summed"},
 	{Name: "oci-entries", Field: "OCIEntries", Unit: "items", Default: 10_000, What: "OCI layer entries", Doc: "files and folders in the layer of an OCI artifact"},
 	{Name: "oci-ratio", Field: "OCIRatio", Unit: "times", Default: 100, What: "OCI decompression ratio", Doc: "bytes a layer may extract to per byte downloaded (a decompression bomb)"},
-	{Name: "oci-timeout", Field: "OCITimeout", Unit: "duration", Default: int64(25 * time.Second), What: "OCI fetch time", Doc: "fetching one OCI artifact (resolve, signature, manifest, layer) as a whole"},
+	{Name: "oci-timeout", Field: "OCITimeout", Unit: "duration", Default: int64(25 * time.Second), What: "OCI fetch time", Doc: "every OCI fetch of one run (resolve, signature, manifest, layer, retries), shared, from the first; never past the run's `--timeout` less a margin"},
 	{Name: "timeout", Field: "Timeout", Unit: "duration", Default: int64(30 * time.Second), What: "run time", Doc: "the whole run (a template that loops, a source that stalls); 0 means never"},
 	{Name: "render-bytes", Field: "RenderBytes", Unit: "bytes", Default: 64 * mib, What: "total render output", Doc: "bytes one render produces, summed: the output of every template and patch, the strings references copy"},
 	{Name: "render-values", Field: "RenderValues", Unit: "values", Default: 2_000_000, What: "total render values", Doc: "values one render decodes or copies, summed: rendered YAML, patched objects, references, decoded KRM input items"},

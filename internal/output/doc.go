@@ -13,7 +13,8 @@
 // beside DIR on the same file system (files kudo-render wrote before and
 // does not write now are left out; every other entry of DIR is carried
 // over as it is, symbolic links as links, never followed), fsyncs it and
-// swaps it in with one atomic rename. A full disk, an unwritable path or
-// a crash leaves DIR exactly as it was. The files kudo-render owns are
-// listed in DIR/[ManifestName].
+// swaps it in with one atomic rename; until then a [Writer]'s watchdog or
+// a signal can stop it and remove what was built. A full disk, an
+// unwritable path or a crash leaves DIR exactly as it was. The files
+// kudo-render owns are listed in DIR/[ManifestName].
 package output

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ManifestName is the file, inside an output folder, that lists the files
@@ -43,6 +44,29 @@ func CheckPath(p string) error {
 // when missing, with its missing parents (as mkdir -p; they stay when
 // the write fails).
 func WriteDir(dir string, files map[string][]byte) error {
+	return writeDir(dir, files, noGuard{})
+}
+
+// guard lets a Writer stop a folder write while it is built (the watchdog,
+// a signal), and tells it when the write can no longer be stopped.
+type guard interface {
+	// building is told the folder the tree is built in.
+	building(tmp string)
+	// stopped reports whether the build must stop (checked before each
+	// file and each fsync).
+	stopped() bool
+	// commit reports whether the tree may be swapped in; from then on
+	// the write is not stopped.
+	commit() bool
+}
+
+type noGuard struct{}
+
+func (noGuard) building(string) {}
+func (noGuard) stopped() bool   { return false }
+func (noGuard) commit() bool    { return true }
+
+func writeDir(dir string, files map[string][]byte, g guard) error {
 	for p := range files {
 		if err := CheckPath(p); err != nil {
 			return err
@@ -63,14 +87,18 @@ func WriteDir(dir string, files map[string][]byte) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, err)
 	}
+	g.building(tmp)
 	ok := false
 	defer func() {
 		if !ok {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := buildTree(tmp, target, owned, files); err != nil {
+	if err := buildTree(tmp, target, owned, files, g); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, err)
+	}
+	if !g.commit() {
+		return ErrExpired
 	}
 	if err := swap(tmp, target); err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, err)
@@ -127,8 +155,9 @@ func readManifest(dir string) (map[string]bool, error) {
 }
 
 // buildTree fills tmp: the entries of old that kudo-render does not own,
-// then files and the manifest; everything is fsynced.
-func buildTree(tmp, old string, owned map[string]bool, files map[string][]byte) error {
+// then files and the manifest; everything is fsynced (syncAll). It stops
+// with ErrExpired when g says so.
+func buildTree(tmp, old string, owned map[string]bool, files map[string][]byte, g guard) error {
 	if info, err := os.Stat(old); err == nil {
 		if err := os.Chmod(tmp, info.Mode().Perm()); err != nil {
 			return err
@@ -141,10 +170,15 @@ func buildTree(tmp, old string, owned map[string]bool, files map[string][]byte) 
 	}
 	names := slices.Sorted(maps.Keys(files))
 	dirs := map[string]bool{tmp: true}
+	written := make([]string, 0, len(names)+1)
 	for _, p := range names {
+		if g.stopped() {
+			return ErrExpired
+		}
 		if err := writeFile(tmp, p, files[p], dirs); err != nil {
 			return err
 		}
+		written = append(written, filepath.Join(tmp, filepath.FromSlash(p)))
 	}
 	manifest := strings.Join(names, "\n")
 	if manifest != "" {
@@ -153,12 +187,55 @@ func buildTree(tmp, old string, owned map[string]bool, files map[string][]byte) 
 	if err := writeFile(tmp, ManifestName, []byte(manifest), dirs); err != nil {
 		return err
 	}
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncDir(d); err != nil {
-			return err
+	written = append(written, filepath.Join(tmp, ManifestName))
+	if err := syncAll(written, g); err != nil {
+		return err
+	}
+	return syncAll(slices.Sorted(maps.Keys(dirs)), g)
+}
+
+// syncers is how many fsyncs run at once: file systems commit concurrent
+// fsyncs together (ext4's journal: 20,000 files take 3 s instead of 30 s
+// one after the other).
+const syncers = 16
+
+// syncAll fsyncs every file or folder of paths, syncers at a time, and
+// returns the first error (or ErrExpired when g stops it).
+func syncAll(paths []string, g guard) error {
+	next := make(chan string)
+	errs := make(chan error, syncers)
+	var wg sync.WaitGroup
+	for range min(syncers, len(paths)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				if err := syncPath(p); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for _, p := range paths {
+		if g.stopped() {
+			err = ErrExpired
+			break
+		}
+		select {
+		case next <- p:
+		case err = <-errs:
+			break feed
 		}
 	}
-	return nil
+	close(next)
+	wg.Wait()
+	if err == nil && len(errs) > 0 {
+		err = <-errs
+	}
+	return err
 }
 
 // carryOver links every entry of old that kudo-render does not own into
@@ -228,7 +305,7 @@ func linkOrCopy(src, dst string) error {
 }
 
 // writeFile creates root/p (never following or replacing anything) and
-// its folders, and fsyncs it.
+// its folders; syncAll fsyncs it.
 func writeFile(root, p string, data []byte, dirs map[string]bool) error {
 	full := filepath.Join(root, filepath.FromSlash(p))
 	if err := mkdirs(root, filepath.Dir(full), dirs); err != nil {
@@ -239,10 +316,6 @@ func writeFile(root, p string, data []byte, dirs map[string]bool) error {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
 		f.Close()
 		return err
 	}
@@ -275,8 +348,12 @@ func mkdirs(root, dir string, dirs map[string]bool) error {
 	return nil
 }
 
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
+func syncDir(dir string) error { return syncPath(dir) }
+
+// syncPath fsyncs a file or a folder (a folder that cannot be fsynced,
+// on some systems, is not an error).
+func syncPath(p string) error {
+	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
 	if err != nil {
 		return err
 	}

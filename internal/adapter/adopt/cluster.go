@@ -60,8 +60,11 @@ func (c *Cluster) resource(apiVersion, kind, ns string) (dynamic.ResourceInterfa
 		return nil, false, err
 	}
 	m, err := c.mapper.RESTMapping(gv.WithKind(kind).GroupKind(), gv.Version)
-	if err != nil {
+	if meta.IsNoMatchError(err) {
 		return nil, false, fmt.Errorf("the cluster does not serve %s %s", apiVersion, kind)
+	}
+	if err != nil { // discovery failed (a cluster that does not answer): not an answer
+		return nil, false, fmt.Errorf("cannot find %s %s on %s: %w", apiVersion, kind, c.host, err)
 	}
 	if m.Scope.Name() == meta.RESTScopeNameNamespace {
 		return c.dyn.Resource(m.Resource).Namespace(ns), true, nil

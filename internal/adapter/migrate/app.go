@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/kudo-render/kudo-render/internal/visible"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -88,7 +89,7 @@ func (im *importer) application(in *Instance) ([]byte, string, error) {
 #   flux push artifact oci://REGISTRY/%[3]s:$(git rev-parse --short HEAD) --path=out --source=REPO --revision=$(git rev-parse HEAD)
 #   flux create source oci %[3]s --url=oci://REGISTRY/%[3]s --tag=latest
 # prune stays off until the adopted objects are known to be the same.
-`, dir, ConfigFile, in.Name)
+`, visible.Escape(dir), ConfigFile, visible.Escape(in.Name))
 		return append([]byte(head), data...), "flux-kustomization.yaml", err
 	}
 	var a application

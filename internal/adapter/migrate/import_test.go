@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
+	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
 // shopExport is a KUDO install of testdata/operators/shop in namespace
@@ -110,13 +113,13 @@ func TestImportErrors(t *testing.T) {
 		{"a parameter the package does not define", strings.Replace(ok, "DEBUG: \"true\"", "DEBUGG: \"true\"", 1), migrate.Options{},
 			"Instance web/shop: spec.parameters.DEBUGG: is not defined by the package shop 0.2.0; did you mean DEBUG?"},
 		{"an array parameter that is not YAML", strings.Replace(ok, "HOSTS: |\n", "HOSTS: |\n          [\n", 1), migrate.Options{},
-			"Instance web/shop: spec.parameters.HOSTS: a array parameter: not YAML"},
+			`Instance web/shop: spec.parameters.HOSTS: "[\n- a.example.com\n- b.example.com\n" is not an array: line 2: did not find expected node content (a render would refuse it)`},
 		{"a parameter value that is not text", strings.Replace(ok, "REPLICAS: \"3\"", "REPLICAS: 3", 1), migrate.Options{},
 			"Instance web/shop: spec.parameters.REPLICAS: want a string, got a number (3)"},
 		{"a template that leaves templates/", strings.Replace(ok, "config.yaml: |", "../../../x.yaml: |", 1), migrate.Options{},
-			`OperatorVersion web/shop-5.1.0-0.2.0: spec.templates["../../../x.yaml"]: not a clean relative file name`},
+			`OperatorVersion web/shop-5.1.0-0.2.0: spec.templates["../../../x.yaml"]: ".." is invalid: must not be '..'`},
 		{"an operator name that is a path", strings.Replace(ok, "operator:\n        kind: Operator\n        name: shop\n", "operator:\n        kind: Operator\n        name: ../../etc\n", 1), migrate.Options{},
-			`OperatorVersion web/shop-5.1.0-0.2.0: spec.operator.name: "../../etc" cannot name a folder`},
+			`OperatorVersion web/shop-5.1.0-0.2.0: spec.operator.name: "../../etc" is invalid: a lowercase RFC 1123 subdomain`},
 		{"an instance name that is not a DNS name", strings.Replace(ok, "name: shop\n      namespace: web\n      resourceVersion: \"2000\"", "name: Shop_1\n      namespace: web\n      resourceVersion: \"2000\"", 1), migrate.Options{},
 			`Instance web/Shop_1: metadata.name:`},
 		{"spec.parameters that is a list", strings.Replace(ok, "parameters:\n        DEBUG: \"true\"", "parameters: [DEBUG]\n      other:\n        DEBUG: \"true\"", 1), migrate.Options{},
@@ -143,13 +146,19 @@ func TestImportErrors(t *testing.T) {
 	}
 }
 
-// FuzzImport: no input makes Parse or Import panic, and every path Import
-// returns stays inside the output folder.
+// FuzzImport: no input makes Parse or Import panic; every path Import
+// returns is made of safe segments (letters, digits, '-', '_' and '.';
+// never "..", ".git" or a control character), and every FrameworkRender
+// it writes reads back as one document naming its instance, whatever
+// names the export gave (no name ends a comment).
 func FuzzImport(f *testing.F) {
 	f.Add(shopExport(f))
 	f.Add([]byte("apiVersion: kudo.dev/v1beta1\nkind: Instance\nmetadata: {name: a, namespace: b}\nspec: {operatorVersion: {name: x}}\n"))
 	f.Add([]byte("apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nmetadata: {name: x, namespace: b}\nspec: {operator: {name: o}, version: '1', templates: {'../a': b}, parameters: [{name: P, value-type: array, default: '['}]}\n"))
 	f.Add([]byte("kind: List\nitems: [1, {kind: Instance, apiVersion: kudo.dev/v1beta1, metadata: {ownerReferences: [3]}}]\n"))
+	f.Add([]byte("kind: List\nitems:\n- {apiVersion: kudo.dev/v1beta1, kind: Instance, metadata: {name: a, namespace: b}, spec: {operatorVersion: {name: \"x\\n---\\nkind: FrameworkRender\"}}}\n" +
+		"- {apiVersion: kudo.dev/v1beta1, kind: OperatorVersion, metadata: {name: \"x\\n---\\nkind: FrameworkRender\", namespace: b}, spec: {operator: {name: .git}, version: \"1\\e\", templates: {a.yaml: b}}}\n"))
+	safe := regexp.MustCompile(`^[-._a-zA-Z0-9]+$`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var exp migrate.Export
 		if err := migrate.Parse("fuzz.yaml", data, &exp); err != nil {
@@ -159,12 +168,38 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for p := range res.Files {
-			if strings.HasPrefix(p, "/") || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
-				t.Fatalf("path %q leaves the output folder", p)
+		for p, data := range res.Files {
+			for _, seg := range strings.Split(p, "/") {
+				if !safe.MatchString(seg) || seg == "." || seg == ".." || strings.EqualFold(seg, ".git") {
+					t.Fatalf("path %q holds the segment %q", p, seg)
+				}
+			}
+			if path.Base(p) == migrate.ConfigFile {
+				checkOneRender(t, p, data)
 			}
 		}
 	})
+}
+
+// checkOneRender fails unless data is one FrameworkRender named after the
+// folder of p (<namespace>/<instance>/kudo-render.yaml).
+func checkOneRender(t *testing.T, p string, data []byte) {
+	t.Helper()
+	var docs []map[string]any
+	for n, err := range strictyaml.Stream(p, data) {
+		if err != nil {
+			t.Fatalf("%s does not read back: %v", p, err)
+		}
+		var m map[string]any
+		if err := n.Decode(&m); err != nil {
+			t.Fatalf("%s does not read back: %v", p, err)
+		}
+		docs = append(docs, m)
+	}
+	md, _ := docs[0]["metadata"].(map[string]any)
+	if len(docs) != 1 || docs[0]["kind"] != "FrameworkRender" || md["name"] != path.Base(path.Dir(p)) {
+		t.Fatalf("%s holds %d documents, the first %v named %v:\n%s", p, len(docs), docs[0]["kind"], md["name"], data)
+	}
 }
 
 // TestImportNotesChangedTemplates: a package in --operators whose

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/visible"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -100,7 +101,7 @@ func Import(exp *Export, opts Options) (*Result, error) {
 			continue
 		}
 		if in.Parent != "" {
-			im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: owned by the Instance %s, which is not in the export: imported as an application of its own", where(in), Key(in.Namespace, in.Parent)))
+			im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: owned by the %s, which is not in the export: imported as an application of its own", where(in), named(kindInstance, in.Namespace, in.Parent)))
 		}
 		tops = append(tops, in)
 	}
@@ -128,8 +129,11 @@ func (im *importer) nsNote() string {
 	return " in namespace " + im.opts.Namespace
 }
 
-// where names an instance in messages.
-func where(in *Instance) string { return "Instance " + Key(in.Namespace, in.Name) }
+// where names an instance in messages and comments.
+func where(in *Instance) string { return named(kindInstance, in.Namespace, in.Name) }
+
+// whereOV names an OperatorVersion in messages and comments.
+func whereOV(ov *OperatorVersion) string { return named(kindOV, ov.Namespace, ov.Name) }
 
 // packageOf finds or rebuilds the package of an instance.
 func (im *importer) packageOf(in *Instance) (*pkg, error) {
@@ -139,6 +143,14 @@ func (im *importer) packageOf(in *Instance) (*pkg, error) {
 	if err := object.CheckInstanceName(in.Name); err != nil {
 		return nil, fmt.Errorf("%s: metadata.name: %v", where(in), err)
 	}
+	if err := checkObjectName(in.OperatorVersion); err != nil {
+		return nil, fmt.Errorf("%s: spec.operatorVersion.name: %v", where(in), err)
+	}
+	if in.Parent != "" {
+		if err := checkObjectName(in.Parent); err != nil {
+			return nil, fmt.Errorf("%s: metadata.ownerReferences: the owning Instance's name: %v", where(in), err)
+		}
+	}
 	key := Key(in.Namespace, in.OperatorVersion)
 	if p := im.pkgs[key]; p != nil {
 		return p, nil
@@ -147,11 +159,8 @@ func (im *importer) packageOf(in *Instance) (*pkg, error) {
 	if ov == nil {
 		return nil, fmt.Errorf("%s: spec.operatorVersion.name: the OperatorVersion %s is not in the exported files (export it with `kubectl get operatorversions -n %s -o yaml`)", where(in), key, in.Namespace)
 	}
-	if err := checkSegment(ov.Operator); err != nil {
-		return nil, fmt.Errorf("OperatorVersion %s: spec.operator.name: %v", key, err)
-	}
-	if err := checkSegment(ov.Version); err != nil {
-		return nil, fmt.Errorf("OperatorVersion %s: spec.version: %v", key, err)
+	if err := checkNames(ov); err != nil {
+		return nil, err
 	}
 	var p *pkg
 	var err error
@@ -167,12 +176,27 @@ func (im *importer) packageOf(in *Instance) (*pkg, error) {
 	return p, nil
 }
 
-// checkSegment checks a name used as one path segment.
-func checkSegment(s string) error {
-	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\\x00") || len(s) > 253 {
-		return fmt.Errorf("%q cannot name a folder", s)
+// checkNames checks the names of ov that Import writes or compares
+// (names.go): its operator, version, templates and parameters.
+func checkNames(ov *OperatorVersion) error {
+	var errs []error
+	if err := checkObjectName(ov.Operator); err != nil {
+		errs = append(errs, fmt.Errorf("%s: spec.operator.name: %v", whereOV(ov), err))
 	}
-	return nil
+	if err := checkVersion(ov.Version); err != nil {
+		errs = append(errs, fmt.Errorf("%s: spec.version: %v", whereOV(ov), err))
+	}
+	for _, name := range slices.Sorted(maps.Keys(ov.Templates)) {
+		if err := checkTemplateName(name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: spec.templates[%s]: %v", whereOV(ov), quote(name), err))
+		}
+	}
+	for i, p := range ov.Params {
+		if err := checkKey(p.Name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: spec.parameters[%d].name: %v", whereOV(ov), i, err))
+		}
+	}
+	return joinSorted(errs)
 }
 
 // findPackage looks the package of ov up in Options.Operators.
@@ -191,13 +215,13 @@ func (im *importer) findPackage(ov *OperatorVersion) (*pkg, error) {
 		}
 		tried = append(tried, fmt.Sprintf("%s/ (%s %s)", rel, b.Name, b.Version))
 	}
-	return nil, fmt.Errorf("OperatorVersion %s: package %s version %s is not in --operators %s (looked at %s); without --operators it is rebuilt from the OperatorVersion",
-		Key(ov.Namespace, ov.Name), ov.Operator, ov.Version, im.opts.Operators, strings.Join(tried, ", "))
+	return nil, fmt.Errorf("%s: package %s version %s is not in --operators %s (looked at %s); without --operators it is rebuilt from the OperatorVersion",
+		whereOV(ov), ov.Operator, ov.Version, im.opts.Operators, strings.Join(tried, ", "))
 }
 
 // rebuildPackage rebuilds the package of ov into operators/<name>/<version>/.
 func (im *importer) rebuildPackage(ov *OperatorVersion) (*pkg, error) {
-	where := "OperatorVersion " + Key(ov.Namespace, ov.Name)
+	where := whereOV(ov)
 	files, notes, err := rebuild(ov, im.exp.Operators[Key(ov.Namespace, ov.Operator)])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -238,8 +262,8 @@ func (im *importer) noteTemplates(ov *OperatorVersion, b *bundle.Bundle, dir str
 		}
 	}
 	if len(diff) > 0 {
-		im.res.Notes = append(im.res.Notes, fmt.Sprintf("OperatorVersion %s: the package %s holds other templates than the cluster's (%s): the render will differ from what KUDO applied",
-			Key(ov.Namespace, ov.Name), dir, strings.Join(diff, ", ")))
+		im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: the package %s holds other templates than the cluster's (%s): the render will differ from what KUDO applied",
+			whereOV(ov), visible.Escape(dir), visible.Escape(strings.Join(diff, ", "))))
 	}
 }
 

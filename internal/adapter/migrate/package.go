@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/visible"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
@@ -52,7 +53,7 @@ func rebuild(ov *OperatorVersion, op *Operator) (map[string][]byte, []string, er
 	tasks, notes := dependencyTasks(ov)
 	plans, snotes := strategiesAsRun(ov.Plans)
 	for _, n := range snotes {
-		notes = append(notes, "OperatorVersion "+Key(ov.Namespace, ov.Name)+": "+n)
+		notes = append(notes, whereOV(ov)+": "+n)
 	}
 	of := operatorFile{
 		APIVersion: kudoAPIVersion, Name: ov.Operator, OperatorVersion: ov.Version, AppVersion: ov.AppVersion,
@@ -77,11 +78,8 @@ func rebuild(ov *OperatorVersion, op *Operator) (map[string][]byte, []string, er
 	if files["params.yaml"], err = marshal(pf); err != nil {
 		return nil, nil, err
 	}
-	for _, name := range slices.Sorted(maps.Keys(ov.Templates)) {
-		if err := checkTemplateName(name); err != nil {
-			return nil, nil, fmt.Errorf("spec.templates[%q]: %w", name, err)
-		}
-		files["templates/"+name] = []byte(ov.Templates[name])
+	for name, text := range ov.Templates { // names checked by checkNames
+		files["templates/"+name] = []byte(text)
 	}
 	return files, notes, nil
 }
@@ -113,7 +111,7 @@ func dependencyTasks(ov *OperatorVersion) ([]any, []string) {
 		m2 := maps.Clone(m)
 		m2["spec"] = spec2
 		out[i] = m2
-		notes = append(notes, fmt.Sprintf("OperatorVersion %s: task %v: the dependency %q is a path; the rebuilt package names it %q, found in operators/%s/", Key(ov.Namespace, ov.Name), m["name"], p, name, name))
+		notes = append(notes, fmt.Sprintf("%s: task %s: the dependency %q is a path; the rebuilt package names it %q, found in operators/%s/", whereOV(ov), quote(fmt.Sprint(m["name"])), p, name, visible.Escape(name)))
 	}
 	return out, notes
 }
@@ -163,15 +161,6 @@ func parseValue(s string) (any, error) {
 	return v, nil
 }
 
-// checkTemplateName refuses template names that would leave templates/.
-func checkTemplateName(name string) error {
-	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == ".." ||
-		strings.HasPrefix(name, "../") || strings.ContainsAny(name, "\x00\\") {
-		return fmt.Errorf("not a clean relative file name")
-	}
-	return nil
-}
-
 // marshal encodes v as YAML with two-space indentation.
 func marshal(v any) ([]byte, error) {
 	var b strings.Builder
@@ -208,13 +197,13 @@ func strategiesAsRun(plans map[string]any) (map[string]any, []string) {
 			continue
 		}
 		pl = maps.Clone(pl)
-		fix(pl, "plans."+name)
+		fix(pl, "plans."+visible.Escape(name))
 		if phases, ok := pl["phases"].([]any); ok {
 			phases = slices.Clone(phases)
 			for i, ph := range phases {
 				if m, ok := ph.(map[string]any); ok {
 					m = maps.Clone(m)
-					fix(m, fmt.Sprintf("plans.%s.phases[%d]", name, i))
+					fix(m, fmt.Sprintf("plans.%s.phases[%d]", visible.Escape(name), i))
 					phases[i] = m
 				}
 			}

@@ -165,7 +165,7 @@ func addObject(where string, m map[string]any, into *Export) []error {
 	default:
 		into.Operators[key] = r.operator(ns, name)
 	}
-	return r.errors(where, kind+" "+key)
+	return r.errors(where, named(kind, ns, name))
 }
 
 // joinSorted joins errors sorted by message, for a deterministic report.

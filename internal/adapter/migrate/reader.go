@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // reader reads fields of an unstructured object and keeps the problems,
@@ -70,7 +72,7 @@ func (r *reader) strMap(path ...string) map[string]string {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s, ok := m[k].(string)
 		if !ok {
-			r.fail("%s.%s: want a string, got %s", strings.Join(path, "."), k, typeName(m[k]))
+			r.fail("%s.%s: want a string, got %s", strings.Join(path, "."), visible.Escape(k), typeName(m[k]))
 			continue
 		}
 		out[k] = s

@@ -17,8 +17,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/plan"
 	"github.com/kudo-render/kudo-render/internal/suggest"
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // header is how every object Import writes begins.
@@ -152,15 +155,17 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// header is the comment at the top of a written FrameworkRender.
+// header is the comment at the top of a written FrameworkRender. The names
+// in it were checked (names.go) and are escaped all the same: no character
+// of the export can end a comment line.
 func (im *importer) header(in *Instance, children []*Instance) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Imported from the KUDO %s (OperatorVersion %s) by kudo-render import.\n", where(in), in.OperatorVersion)
+	fmt.Fprintf(&b, "# Imported from the KUDO %s (OperatorVersion %s) by kudo-render import.\n", where(in), visible.Escape(in.OperatorVersion))
 	if len(children) > 0 {
 		b.WriteString("# Rendered by this instance's KudoOperator tasks, not applications of their own:\n")
 	}
 	for _, c := range children {
-		fmt.Fprintf(&b, "#   %s (OperatorVersion %s)\n", where(c), c.OperatorVersion)
+		fmt.Fprintf(&b, "#   %s (OperatorVersion %s)\n", where(c), visible.Escape(c.OperatorVersion))
 		im.res.Children++
 		im.res.Notes = append(im.res.Notes, fmt.Sprintf("%s: a dependency of %s (KudoOperator task), rendered by it: no application of its own", where(c), where(in)))
 	}
@@ -207,17 +212,24 @@ func (im *importer) relPath(dir string, p *pkg) (string, error) {
 }
 
 // changedParams returns the parameters of in that differ from the
-// package's defaults, typed as the package says.
+// package's defaults, typed as the package says. The values (and the
+// defaults they leave in use) are first checked as a render checks them
+// (schema.ResolveParams: types, enums, params.schema.json): a value render
+// would refuse is refused here, naming the instance and the parameter,
+// instead of being written into a config that cannot render.
 func changedParams(in *Instance, b *bundle.Bundle) (map[string]*yaml.Node, error) {
 	defs := map[string]*bundle.Param{}
 	for _, p := range b.Params {
 		defs[p.Name] = p
 	}
-	out := map[string]*yaml.Node{}
+	values := map[string]any{}
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(in.Params)) {
-		def := defs[name]
-		if def == nil {
+		if err := checkKey(name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: spec.parameters: %v", where(in), err))
+			continue
+		}
+		if defs[name] == nil {
 			msg := fmt.Sprintf("%s: spec.parameters.%s: is not defined by the package %s %s", where(in), name, b.Name, b.Version)
 			if s, ok := suggest.Closest(name, slices.Sorted(maps.Keys(defs))); ok {
 				msg += "; did you mean " + s + "?"
@@ -225,7 +237,17 @@ func changedParams(in *Instance, b *bundle.Bundle) (map[string]*yaml.Node, error
 			errs = append(errs, errors.New(msg))
 			continue
 		}
-		n, changed, err := typedValue(def, in.Params[name])
+		values[name] = in.Params[name]
+	}
+	if len(errs) > 0 {
+		return nil, joinSorted(errs)
+	}
+	if err := resolvable(in, b, values); err != nil {
+		return nil, err
+	}
+	out := map[string]*yaml.Node{}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		n, changed, err := typedValue(defs[name], in.Params[name])
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: spec.parameters.%s: %v", where(in), name, err))
 			continue
@@ -238,6 +260,29 @@ func changedParams(in *Instance, b *bundle.Bundle) (map[string]*yaml.Node, error
 		out = nil
 	}
 	return out, joinSorted(errs)
+}
+
+// resolvable checks the values of in as a render of the package checks
+// them; each violation names the instance and the parameter, or the
+// package's default.
+func resolvable(in *Instance, b *bundle.Bundle, values map[string]any) error {
+	_, err := schema.ResolveParams(b, values)
+	var pe *params.Error
+	if !errors.As(err, &pe) {
+		if err != nil {
+			return fmt.Errorf("%s: the parameters of the package %s %s: %w", where(in), b.Name, b.Version, err)
+		}
+		return nil
+	}
+	var errs []error
+	for _, v := range pe.Violations {
+		if v.Default {
+			errs = append(errs, fmt.Errorf("%s: the package %s %s: %s (a render of this instance would refuse it)", where(in), b.Name, b.Version, v.Diagnostic()))
+			continue
+		}
+		errs = append(errs, fmt.Errorf("%s: spec.parameters.%s: %s (a render would refuse it)", where(in), v.Param, v.Msg))
+	}
+	return joinSorted(errs)
 }
 
 // typedValue converts the text of an Instance parameter to the YAML node

@@ -60,16 +60,20 @@ func (c *cache) tree(d digest.Digest) (string, bool) {
 
 // put fills the entry of d through fill (called with a new folder) unless
 // another process did: under a lock per digest, written in tmp/ and
-// renamed into place once complete, meta.json last.
-func (c *cache) put(ctx context.Context, d digest.Digest, fill func(dir string) (meta, error)) (string, error) {
+// renamed into place once complete, meta.json last. Errors of the cache
+// itself name the artifact (where) and the cache; fill names its own.
+func (c *cache) put(ctx context.Context, d digest.Digest, where string, fill func(dir string) (meta, error)) (string, error) {
+	fail := func(err error) (string, error) {
+		return "", fmt.Errorf("%s: cannot write the OCI cache %s: %w", where, c.dir, err)
+	}
 	for _, sub := range []string{"tmp", "locks", d.Algorithm().String()} {
 		if err := os.MkdirAll(filepath.Join(c.dir, sub), 0o700); err != nil {
-			return "", err
+			return fail(err)
 		}
 	}
 	unlock, err := lockFile(ctx, filepath.Join(c.dir, "locks", d.Encoded()+".lock"))
 	if err != nil {
-		return "", err
+		return fail(err)
 	}
 	defer unlock()
 	if t, ok := c.tree(d); ok {
@@ -77,7 +81,7 @@ func (c *cache) put(ctx context.Context, d digest.Digest, fill func(dir string) 
 	}
 	tmp, err := os.MkdirTemp(filepath.Join(c.dir, "tmp"), d.Encoded()+"-*")
 	if err != nil {
-		return "", err
+		return fail(err)
 	}
 	defer os.RemoveAll(tmp)
 	m, err := fill(tmp)
@@ -85,20 +89,20 @@ func (c *cache) put(ctx context.Context, d digest.Digest, fill func(dir string) 
 		return "", err
 	}
 	if err := writeJSON(filepath.Join(tmp, "meta.json"), m); err != nil {
-		return "", err
+		return fail(err)
 	}
 	entry := c.entry(d)
 	if t, ok := c.tree(d); ok {
 		return t, nil // written meanwhile (where there is no flock)
 	}
 	if err := os.RemoveAll(entry); err != nil { // an incomplete entry
-		return "", err
+		return fail(err)
 	}
 	if err := os.Rename(tmp, entry); err != nil {
 		if t, ok := c.tree(d); ok {
 			return t, nil
 		}
-		return "", err
+		return fail(err)
 	}
 	return filepath.Join(entry, "tree"), nil
 }

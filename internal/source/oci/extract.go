@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/visible"
 )
 
 // budget is what one layer may extract to.
@@ -36,7 +39,7 @@ func extract(r io.Reader, gz bool, dir string, b budget) error {
 	stream := &countingReader{r: r, max: b.streamMax(), b: b}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", b.where, err)
 	}
 	defer root.Close()
 	tr := tar.NewReader(stream)
@@ -57,6 +60,12 @@ func extract(r io.Reader, gz bool, dir string, b budget) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.where, err)
 		}
+		// What the entry extracts to is charged before it is written: its
+		// header, and its size as the tar reader gives it (a sparse
+		// entry's holes are never read from the stream).
+		if err := stream.charge(tarBlock + max(h.Size, 0)); err != nil {
+			return err
+		}
 		if name == "" {
 			continue // the root folder itself
 		}
@@ -70,12 +79,18 @@ func extract(r io.Reader, gz bool, dir string, b budget) error {
 	}
 }
 
+// tarBlock is the size of a tar header.
+const tarBlock = 512
+
 // writeEntry writes one folder or regular file.
 func writeEntry(root *os.Root, tr *tar.Reader, h *tar.Header, name string, dirs map[string]bool, total *int64, b budget) error {
 	switch h.Typeflag {
 	case tar.TypeDir:
 		dirs[name] = true
-		return root.MkdirAll(name, 0o755)
+		if err := root.MkdirAll(name, 0o755); err != nil {
+			return fmt.Errorf("%s: cannot make the folder %q: %w", b.where, name, inLayer(err))
+		}
+		return nil
 	case tar.TypeReg:
 	default:
 		return fmt.Errorf("%s: %q is a %s: an artifact may hold files and folders only (no links or devices)", b.where, name, typeName(h.Typeflag))
@@ -88,26 +103,39 @@ func writeEntry(root *os.Root, tr *tar.Reader, h *tar.Header, name string, dirs 
 	}
 	if dir := path.Dir(name); dir != "." && !dirs[dir] {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return fmt.Errorf("%s: cannot write %q: %w", b.where, name, inLayer(err))
 		}
 		dirs[dir] = true
 	}
 	f, err := root.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
-		return fmt.Errorf("%s: cannot write %q: %w", b.where, name, err)
+		return fmt.Errorf("%s: cannot write %q: %w", b.where, name, inLayer(err))
 	}
 	if _, err := io.CopyN(f, tr, h.Size); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %q: %w", b.where, name, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %q: %w", b.where, name, err)
+	}
+	return nil
+}
+
+// inLayer says what a path error while extracting means: an entry where
+// the layer already has one of another type (a file where a folder goes).
+func inLayer(err error) error {
+	if errors.Is(err, fs.ErrExist) || errors.Is(err, syscall.ENOTDIR) {
+		return fmt.Errorf("the layer already holds a file or folder of another type there (%w)", err)
+	}
+	return err
 }
 
 // entryName cleans a tar name: "./a/b" and "a/b/" are "a/b"; absolute
-// names, "..", backslashes and control characters are refused.
+// names, "..", ".git", backslashes, invalid UTF-8 and every character
+// that acts instead of showing itself (C0 and C1 controls, DEL,
+// bidirectional and zero-width characters: visible.Escape) are refused.
 func entryName(n string) (string, error) {
-	if n == "" || strings.HasPrefix(n, "/") || strings.ContainsAny(n, "\\\x00") ||
-		strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 }) {
+	if n == "" || strings.HasPrefix(n, "/") || strings.ContainsAny(n, "\\\x00") || visible.Escape(n) != n {
 		return "", fmt.Errorf("the layer holds an unsafe name %q", n)
 	}
 	c := path.Clean(n)
@@ -118,7 +146,7 @@ func entryName(n string) (string, error) {
 		return "", nil
 	}
 	for _, part := range strings.Split(c, "/") {
-		if part == ".git" {
+		if strings.EqualFold(part, ".git") {
 			return "", fmt.Errorf("the layer holds an unsafe name %q", n)
 		}
 	}
@@ -150,13 +178,15 @@ func (b budget) streamMax() int64 {
 	return min(byRatio, b.lim.OCITreeBytes+b.lim.OCIEntries*1024+1024)
 }
 
-// countingReader fails once more than max bytes were read.
+// countingReader fails once more than max bytes were read, or more than
+// max were extracted (charge).
 type countingReader struct {
-	r    io.Reader
-	n    int64
-	max  int64
-	b    budget
-	over bool
+	r         io.Reader
+	n         int64
+	extracted int64
+	max       int64
+	b         budget
+	over      bool
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
@@ -170,6 +200,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// charge counts n bytes the stream extracts to without reading them from
+// it (a sparse entry's holes), against the same bound.
+func (c *countingReader) charge(n int64) error {
+	if c.extracted += n; c.extracted > c.max {
+		c.over = true
+		return c.wrap(errOverRatio)
+	}
+	return nil
 }
 
 var errOverRatio = errors.New("decompression budget exceeded")

@@ -45,7 +45,7 @@ func (s *Source) pull(ctx context.Context, r Repo, d digest.Digest, dir string) 
 		return meta{}, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o600); err != nil {
-		return meta{}, err
+		return meta{}, fmt.Errorf("%s: cannot cache the manifest: %w", where, err)
 	}
 	if err := s.pullLayer(ctx, repo, layer, dir, where); err != nil {
 		return meta{}, err
@@ -97,7 +97,7 @@ func (s *Source) pullLayer(ctx context.Context, repo interface {
 	defer rc.Close()
 	f, err := os.CreateTemp(dir, "layer-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: cannot cache layer %s: %w", where, layer.Digest, err)
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
@@ -109,11 +109,11 @@ func (s *Source) pullLayer(ctx context.Context, repo interface {
 		return layerError(where, layer, err)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return err
+		return fmt.Errorf("%s: layer %s: %w", where, layer.Digest, err)
 	}
 	tree := filepath.Join(dir, "tree")
 	if err := os.Mkdir(tree, 0o755); err != nil {
-		return err
+		return fmt.Errorf("%s: cannot extract layer %s: %w", where, layer.Digest, err)
 	}
 	return extract(f, gzipped(layer.MediaType), tree, budget{lim: s.opts.Limits, compressed: layer.Size, where: where})
 }

@@ -18,6 +18,7 @@ import (
 	"oras.land/oras-go/v2/registry"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
 // PushOptions say what `kudo-render push` writes besides the files.
@@ -68,19 +69,20 @@ func (s *Source) Push(ctx context.Context, dir, target string, o PushOptions) (o
 // PushArtifact pushes the blobs the registry does not have, then the
 // manifest under tag.
 func (s *Source) PushArtifact(ctx context.Context, r Repo, tag string, blobs []Blob, manifest Blob) error {
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
+	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	defer limits.WaitingOn("OCI push of " + r.String() + ":" + tag)()
 	repo := s.repository(r)
 	for _, b := range blobs {
 		if ok, err := repo.Exists(ctx, b.Desc); err == nil && ok {
 			continue
 		}
 		if err := repo.Push(ctx, b.Desc, bytes.NewReader(b.Data)); err != nil {
-			return fmt.Errorf("%s: pushing %s: %w", r, b.Desc.Digest, err)
+			return s.timedOut(ctx, r.String()+":"+tag, fmt.Errorf("%s: pushing %s: %w", r, b.Desc.Digest, err))
 		}
 	}
 	if err := repo.PushReference(ctx, manifest.Desc, bytes.NewReader(manifest.Data), tag); err != nil {
-		return fmt.Errorf("%s: pushing the manifest: %w", r, err)
+		return s.timedOut(ctx, r.String()+":"+tag, fmt.Errorf("%s: pushing the manifest: %w", r, err))
 	}
 	return nil
 }
@@ -126,8 +128,9 @@ func Artifact(layer []byte, o PushOptions) ([]Blob, Blob, error) {
 // Pack makes the layer of dir reproducibly: a gzipped tar of its folders
 // and regular files in name order (.git left out), every time 1970-01-01,
 // files 0644, folders 0755, owner 0, so the same files give the same bytes.
-// Symbolic links and other special files are refused, as a pull would
-// refuse them; so is a folder the limits of a pull would refuse.
+// Symbolic links, named pipes and other special files are refused, as a
+// pull would refuse them (never opened: see packEntry); so are names and
+// a folder the limits of a pull would refuse.
 func Pack(dir string, lim limits.Limits) ([]byte, error) {
 	lim = lim.WithDefaults()
 	root, err := os.OpenRoot(dir)
@@ -140,11 +143,17 @@ func Pack(dir string, lim limits.Limits) ([]byte, error) {
 	tw := tar.NewWriter(zw)
 	var entries, total int64
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == "." {
-			return err
+		if err != nil {
+			return packErr(dir, p, err)
 		}
-		if d.Name() == ".git" {
+		if p == "." {
+			return nil
+		}
+		if strings.EqualFold(d.Name(), ".git") {
 			return fs.SkipDir
+		}
+		if _, err := entryName(p); err != nil {
+			return fmt.Errorf("cannot pack %s: %w: a pull would refuse it", dir, err)
 		}
 		if entries++; entries > lim.OCIEntries {
 			return limits.Err("oci-entries", lim.OCIEntries, dir)
@@ -155,10 +164,10 @@ func Pack(dir string, lim limits.Limits) ([]byte, error) {
 		return nil, err
 	}
 	if err := tw.Close(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot pack %s: %w", dir, err)
 	}
 	if err := zw.Close(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot pack %s: %w", dir, err)
 	}
 	if int64(buf.Len()) > lim.OCILayerBytes {
 		return nil, limits.Err("oci-layer-bytes", lim.OCILayerBytes, dir)
@@ -168,29 +177,38 @@ func Pack(dir string, lim limits.Limits) ([]byte, error) {
 
 var epoch = time.Unix(0, 0).UTC()
 
+// packEntry adds one folder or regular file. A file's type and size are
+// checked before it is opened or read (location.ReadRegular): a named
+// pipe, a device or a link is refused, and a file over --max-file-bytes
+// (a sparse file of 16 GiB) is never read.
 func packEntry(root *os.Root, tw *tar.Writer, p string, d fs.DirEntry, total *int64, lim limits.Limits, dir string) error {
 	h := &tar.Header{Name: p, ModTime: epoch, Format: tar.FormatPAX}
 	switch {
 	case d.IsDir():
 		h.Typeflag, h.Name, h.Mode = tar.TypeDir, p+"/", 0o755
-		return tw.WriteHeader(h)
+		return packErr(dir, p, tw.WriteHeader(h))
 	case !d.Type().IsRegular():
-		return fmt.Errorf("cannot pack %s: %s is not a regular file or folder (a symbolic link?): a pull would refuse it", dir, p)
+		return fmt.Errorf("cannot pack %s: %s is %s, not a regular file or folder: a pull would refuse it", dir, p, location.FileKind(d.Type()))
 	}
-	data, err := root.ReadFile(p)
+	data, err := location.ReadRegular(root, p, lim.FileBytes)
 	if err != nil {
-		return err
-	}
-	if int64(len(data)) > lim.FileBytes {
-		return limits.Err("file-bytes", lim.FileBytes, dir+"/"+p)
+		return packErr(dir, p, err)
 	}
 	if *total += int64(len(data)); *total > lim.OCITreeBytes {
 		return limits.Err("oci-tree-bytes", lim.OCITreeBytes, dir)
 	}
 	h.Typeflag, h.Mode, h.Size = tar.TypeReg, 0o644, int64(len(data))
 	if err := tw.WriteHeader(h); err != nil {
-		return err
+		return packErr(dir, p, err)
 	}
 	_, err = tw.Write(data)
-	return err
+	return packErr(dir, p, err)
+}
+
+// packErr names the folder and the file of an error of Pack.
+func packErr(dir, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("cannot pack %s: %s: %w", dir, p, err)
 }

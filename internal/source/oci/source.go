@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/opencontainers/go-digest"
 	"oras.land/oras-go/v2/errdef"
@@ -45,6 +47,10 @@ type Options struct {
 	Limits limits.Limits
 	// HTTPClient carries the requests; nil is http.DefaultClient.
 	HTTPClient *http.Client
+	// Deadline, when set, is a time no network operation runs past (the
+	// run's watchdog, less a margin), however much of Limits.OCITimeout
+	// is left: the error then comes before the watchdog's message.
+	Deadline time.Time
 }
 
 // Sentinel errors, for errors.Is.
@@ -63,6 +69,12 @@ var (
 type Source struct {
 	opts  Options
 	cache *cache
+	// mu guards deadline, the one time bound of every network operation
+	// (deadline.go), set by the first; byRun tells that Options.Deadline
+	// set it.
+	mu       sync.Mutex
+	deadline time.Time
+	byRun    bool
 }
 
 // New makes a Source.
@@ -195,10 +207,10 @@ func (s *Source) Resolve(ctx context.Context, src bundle.Source) (string, error)
 	if o.Tag == "" {
 		return o.Digest, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
+	ctx, cancel := s.bounded(ctx)
 	defer cancel()
 	d, err := s.resolveTag(ctx, r, o.Tag)
-	return d.String(), err
+	return d.String(), s.timedOut(ctx, r.String()+":"+o.Tag, err)
 }
 
 func (s *Source) resolveTag(ctx context.Context, r Repo, tag string) (digest.Digest, error) {
@@ -210,6 +222,7 @@ func (s *Source) resolveTag(ctx context.Context, r Repo, tag string) (digest.Dig
 		s.opts.Warn(fmt.Sprintf("offline: tag %s of %s resolved to %s as of %s; it may have moved since (pin it with kudo-render lock)", tag, r, rec.Digest, rec.Resolved.Format("2006-01-02 15:04:05 UTC")))
 		return digest.Digest(rec.Digest), nil
 	}
+	defer limits.WaitingOn("OCI resolution of " + r.String() + ":" + tag)()
 	desc, err := s.repository(r).Resolve(ctx, tag)
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot resolve tag %s: %w", r, tag, err)
@@ -228,14 +241,15 @@ func (s *Source) Contains(ctx context.Context, src bundle.Source, pin string) (b
 	if err != nil {
 		return false, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
+	ctx, cancel := s.bounded(ctx)
 	defer cancel()
+	defer limits.WaitingOn("OCI check of " + r.String() + "@" + pin)()
 	_, err = s.repository(r).Resolve(ctx, pin)
 	if errors.Is(err, errdef.ErrNotFound) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("%s: cannot check %s: %w", r, pin, err)
+		return false, s.timedOut(ctx, r.String()+"@"+pin, fmt.Errorf("%s: cannot check %s: %w", r, pin, err))
 	}
 	return true, nil
 }
@@ -248,12 +262,18 @@ func (s *Source) Open(ctx context.Context, src bundle.Source) (*location.Opened,
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.Limits.OCITimeout)
-	defer cancel()
 	d := digest.Digest(o.Digest)
+	if d != "" && o.Verify == nil {
+		if tree, ok := s.cache.tree(d); ok { // no network: the bound does not start
+			return open(tree, r, d, o.Path)
+		}
+	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
+	where := s.Describe(src)
 	if d == "" {
 		if d, err = s.resolveTag(ctx, r, o.Tag); err != nil {
-			return nil, err
+			return nil, s.timedOut(ctx, where, err)
 		}
 		if !s.opts.Offline {
 			s.opts.Warn(fmt.Sprintf("rendering from unpinned tag %s of %s (digest %s): pin it with kudo-render lock", o.Tag, r, d))
@@ -261,7 +281,7 @@ func (s *Source) Open(ctx context.Context, src bundle.Source) (*location.Opened,
 	}
 	if o.Verify != nil {
 		if err := s.verify(ctx, r, d, o.Verify); err != nil {
-			return nil, err
+			return nil, s.timedOut(ctx, where, err)
 		}
 	}
 	tree, ok := s.cache.tree(d)
@@ -269,8 +289,12 @@ func (s *Source) Open(ctx context.Context, src bundle.Source) (*location.Opened,
 		if s.opts.Offline {
 			return nil, fmt.Errorf("%s@%s: %w (offline; the cache is %s)", r, d, ErrNotCached, s.cache.dir)
 		}
-		if tree, err = s.cache.put(ctx, d, func(dir string) (meta, error) { return s.pull(ctx, r, d, dir) }); err != nil {
-			return nil, err
+		pulled := r.String() + "@" + d.String()
+		done := limits.WaitingOn("OCI pull of " + pulled)
+		tree, err = s.cache.put(ctx, d, pulled, func(dir string) (meta, error) { return s.pull(ctx, r, d, dir) })
+		done()
+		if err != nil {
+			return nil, s.timedOut(ctx, pulled, err)
 		}
 	}
 	return open(tree, r, d, o.Path)
@@ -284,7 +308,7 @@ func open(tree string, r Repo, d digest.Digest, p string) (*location.Opened, err
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s@%s: %w", r, d, err)
 	}
 	return location.NewOpened(root.FS(), r.String()+"@"+d.String()+":"+p, d.String(), true, func() { root.Close() }), nil
 }

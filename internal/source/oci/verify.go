@@ -102,8 +102,8 @@ func (s *Source) certificates(c string) ([]*x509.Certificate, error) {
 			}
 		}
 		var err error
-		if data, err = os.ReadFile(p); err != nil {
-			return nil, err
+		if data, err = readCertificate(p, s.opts.Limits.FileBytes); err != nil {
+			return nil, fmt.Errorf("%s: %w", c, err)
 		}
 	}
 	var out []*x509.Certificate
@@ -215,4 +215,15 @@ func (c *cachedRepo) FetchSignatureBlob(_ context.Context, desc ocispec.Descript
 
 func (c *cachedRepo) PushSignature(context.Context, string, []byte, ocispec.Descriptor, map[string]string) (ocispec.Descriptor, ocispec.Descriptor, error) {
 	return ocispec.Descriptor{}, ocispec.Descriptor{}, errors.New("the cache is read-only")
+}
+
+// readCertificate reads a certificate file: a regular file of at most max
+// bytes, never opened when it is a named pipe (location.ReadRegular).
+func readCertificate(p string, max int64) ([]byte, error) {
+	root, err := os.OpenRoot(filepath.Dir(p))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return location.ReadRegular(root, filepath.Base(p), max)
 }

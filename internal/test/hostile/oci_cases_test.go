@@ -7,10 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
@@ -47,22 +50,11 @@ func ociPush(t *testing.T, reg *ocitest.Registry, repo string, files map[string]
 }
 
 func tarGz(t *testing.T, files map[string]string) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(zw)
-	for name, content := range files {
-		h := &tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg}
-		if n, target, ok := strings.Cut(name, " -> "); ok {
-			h = &tar.Header{Name: n, Linkname: target, Typeflag: tar.TypeSymlink}
-		}
-		if err := tw.WriteHeader(h); err != nil {
-			t.Fatal(err)
-		}
-		tw.Write([]byte(content))
+	var entries [][2]string
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		entries = append(entries, [2]string{name, files[name]})
 	}
-	tw.Close()
-	zw.Close()
-	return buf.Bytes()
+	return tarGzOrdered(t, entries)
 }
 
 // ociConfig writes a FunctionConfig whose framework is the artifact.
@@ -138,4 +130,109 @@ func TestOCIArtifacts(t *testing.T) {
 		},
 	}
 	runCases(t, hc)
+}
+
+// TestOCIBounds: what a layer extracts to is bounded however the tar
+// says it (a sparse entry's holes are made by the tar reader, not read
+// from the stream), names that act on a terminal are refused, every error
+// names the artifact, and push checks a file's size before it reads it.
+func TestOCIBounds(t *testing.T) {
+	reg := ocitest.Start(t)
+	sparse := ociPush(t, reg, "kudo/sparse", nil, ocitest.SparseLayer(7<<20, "f0.yaml", "f1.yaml", "f2.yaml", "f3.yaml", "f4.yaml", "f5.yaml", "f6.yaml", "f7.yaml"), 0)
+	ok := "apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\n"
+	del := ociPush(t, reg, "kudo/del", map[string]string{"operator.yaml": ok, "templates/cm\x7f.yaml": "x"}, nil, 0)
+	c1 := ociPush(t, reg, "kudo/c1", map[string]string{"operator.yaml": ok, "templates/\u009b2J.yaml": "x"}, nil, 0)
+	fileDir := ociPush(t, reg, "kudo/filedir", nil, tarGzOrdered(t, [][2]string{{"operator.yaml", ok}, {"sub", "x"}, {"sub/a.yaml", "x"}}), 0)
+	src := func(repo, digest string) string {
+		return fmt.Sprintf("{url: %s/%s, digest: %q}", reg.URL, repo, digest)
+	}
+	render := func(repo, digest string) func(t *testing.T, dir string) []string {
+		return func(t *testing.T, dir string) []string {
+			return []string{"render", ociConfig(t, dir, src(repo, digest)), "--output-dir", "{out}"}
+		}
+	}
+	cases := map[string]hostileCase{
+		"SparseEntry": {
+			reason: "a layer of 428 bytes whose eight sparse entries are 7 MiB of holes each (each under --max-file-bytes) is refused by the decompression ratio, and the cache keeps nothing (56 MiB were cached)",
+			setup:  render("kudo/sparse", sparse),
+			stderr: `kudo/sparse@sha256:[0-9a-f]+: OCI decompression ratio exceeds the limit of 100 .*--max-oci-ratio`,
+			after:  cacheHolds(1 << 20),
+		},
+		"DELName": {
+			reason: "an entry name with DEL is refused, not cached",
+			setup:  render("kudo/del", del),
+			stderr: `kudo/del@sha256:[0-9a-f]+: the layer holds an unsafe name "templates/cm\\x7f\.yaml"`,
+			forbid: []string{"\x7f"}, after: cacheHolds(1 << 20),
+		},
+		"C1Name": {
+			reason: "an entry name with a C1 control (CSI, the 8-bit escape sequence) is refused, not cached",
+			setup:  render("kudo/c1", c1),
+			stderr: `kudo/c1@sha256:[0-9a-f]+: the layer holds an unsafe name "templates/\\u009b2J\.yaml"`,
+			forbid: []string{"\u009b"}, after: cacheHolds(1 << 20),
+		},
+		"FileThenFolder": {
+			reason: "a layer holding a file and then a folder of the same name: the error names the artifact and the entry, not only mkdirat",
+			setup:  render("kudo/filedir", fileDir),
+			stderr: `kudo/filedir@sha256:[0-9a-f]+: cannot write "sub/a\.yaml": the layer already holds a file or folder of another type there`,
+		},
+		"PushSparse16GiB": {
+			reason: "push compares a file's size with --max-file-bytes before it reads it: a sparse file of 16 GiB was read whole (fatal error: out of memory)",
+			setup: func(t *testing.T, dir string) []string {
+				write(t, dir, map[string]string{"pkg/operator.yaml": ok})
+				f, err := os.Create(filepath.Join(dir, "pkg", "big.yaml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Truncate(16 << 30)
+				f.Close()
+				return []string{"push", filepath.Join(dir, "pkg"), "oci://127.0.0.1:9/kudo/pkg:v1", "--source", "https://example.com/repo.git", "--revision", "main@sha1:0123"}
+			},
+			stderr: `cannot pack .*/pkg: big\.yaml: file size exceeds the limit of 8388608 bytes \(raise it with --max-file-bytes or KUDO_RENDER_MAX_FILE_BYTES\) \(the file has 17179869184 bytes\)`,
+		},
+	}
+	for name, c := range cases {
+		c.class, c.within = "OCI bounds", 10*time.Second
+		cases[name] = c
+	}
+	runCases(t, cases)
+}
+
+// tarGzOrdered is a gzipped tar of the entries (name, content) in the
+// order given; a name "a -> b" is a symbolic link a to b.
+func tarGzOrdered(t *testing.T, entries [][2]string) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, e := range entries {
+		h := &tar.Header{Name: e[0], Mode: 0o644, Size: int64(len(e[1])), Typeflag: tar.TypeReg}
+		if n, target, ok := strings.Cut(e[0], " -> "); ok {
+			h = &tar.Header{Name: n, Linkname: target, Typeflag: tar.TypeSymlink}
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(e[1]))
+	}
+	tw.Close()
+	zw.Close()
+	return buf.Bytes()
+}
+
+// cacheHolds fails when the OCI cache of the run (KUDO_RENDER_CACHE)
+// holds more than max bytes.
+func cacheHolds(max int64) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		var total int64
+		filepath.WalkDir(filepath.Join(dir, ".cache"), func(_ string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if info, err := d.Info(); err == nil {
+					total += info.Size()
+				}
+			}
+			return nil
+		})
+		if total > max {
+			t.Errorf("the cache holds %d bytes after a refusal", total)
+		}
+	}
 }

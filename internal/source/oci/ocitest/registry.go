@@ -3,6 +3,7 @@ package ocitest
 import (
 	"bytes"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -114,4 +115,53 @@ func (r *Registry) serve(h http.Handler, w http.ResponseWriter, req *http.Reques
 	}
 	w.WriteHeader(rec.Code)
 	_, _ = io.Copy(w, bytes.NewReader(body))
+}
+
+// Stalled is a registry on 127.0.0.1 that accepts connections and never
+// answers (a hung registry, or one behind a black-holing proxy).
+type Stalled struct {
+	// Host is 127.0.0.1:port and URL oci://127.0.0.1:port.
+	Host, URL string
+
+	mu       sync.Mutex
+	accepted int
+}
+
+// Stall starts a stalled registry that the test stops.
+func Stall(t testing.TB) *Stalled {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Stalled{Host: l.Addr().String()}
+	s.URL = "oci://" + s.Host
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.accepted++
+			conns = append(conns, c) // held open, never read or answered
+			s.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return s
+}
+
+// Accepted counts the connections accepted.
+func (s *Stalled) Accepted() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.accepted
 }
