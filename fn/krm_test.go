@@ -62,9 +62,10 @@ func TestKRMIdempotent(t *testing.T) {
 	}
 }
 
-// TestKRMProcessedUntouched: objects that carry the render's processed-
-// marker with the same input digest are left as they are, even when they
-// differ from a fresh render: no churn, no update loop.
+// TestKRMProcessedUntouched: objects that carry the processed-markers a
+// render gives them are left as they are, even when they differ from a
+// fresh render: no churn, no update loop. An object the render makes that
+// the input lacks is rendered again.
 func TestKRMProcessedUntouched(t *testing.T) {
 	dir := filepath.Join("testdata/krm", "framework-render")
 	in, _ := os.ReadFile(filepath.Join(dir, "input.yaml"))
@@ -92,6 +93,30 @@ func TestKRMProcessedUntouched(t *testing.T) {
 	if !strings.Contains(third, "replicas: 4") || strings.Contains(third, "replicas: 7") {
 		t.Error("a changed input did not re-render")
 	}
+	// An object deleted from the output comes back (its sibling's marker
+	// is still current).
+	deleted := withoutItem(t, edited, "kind: Service\n")
+	fourth, err := runKRM(t, dir, []byte(deleted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fourth != first {
+		t.Errorf("the deleted Service was not rendered again:\n%s", cmp.Diff(first, fourth))
+	}
+}
+
+// withoutItem removes from a ResourceList's text the item (a top-level
+// "- " entry of items:) holding text.
+func withoutItem(t *testing.T, list, text string) string {
+	t.Helper()
+	parts := strings.Split(list, "\n- ")
+	for i, p := range parts {
+		if i > 0 && strings.Contains(p, text) {
+			return strings.Join(append(parts[:i:i], parts[i+1:]...), "\n- ")
+		}
+	}
+	t.Fatalf("test setup: no item holds %q", text)
+	return ""
 }
 
 // TestResourceSource: a resource's source is where the orchestrator says

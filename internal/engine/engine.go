@@ -28,8 +28,8 @@ type Request struct {
 	Plans    []string       // default: deploy
 	Params   map[string]any // values from the FunctionConfig
 	// Target names the output's target (argocd, plain, flux). The core
-	// does not interpret it: it is part of the processed-by marker, and the
-	// adapter's Options.Decorate writes the target's annotations.
+	// does not interpret it: the adapter's Options.Decorate writes the
+	// target's annotations.
 	Target    string
 	PipeNames map[string]string
 	// ServerSideApply overrides the default (on for KEP-0009 bundles,
@@ -37,8 +37,7 @@ type Request struct {
 	ServerSideApply *bool
 	PublisherImage  string
 	// KubeVersion is the Kubernetes version the config asks for ("1.34"),
-	// "" for the default: part of the processed-by marker, since it
-	// changes the output (Options.KubeVersion is what the render uses).
+	// "" for the default (Options.KubeVersion is what the render uses).
 	KubeVersion string
 	// Source is the provenance written on every object; default
 	// name@version of the bundle. Extensions list their chain
@@ -78,29 +77,6 @@ func ServerSideApply(b *bundle.Bundle, override *bool) bool {
 		return *override
 	}
 	return b.Format == bundle.FormatFramework
-}
-
-// Marker is the processed-by marker the objects of req carry:
-// <framework>@<version>/<digest of everything the render reads>.
-func Marker(req Request) (string, error) {
-	extra := map[string]string{"publisherImage": req.PublisherImage, "source": req.Source, "origin": req.Origin}
-	for k, v := range req.PipeNames {
-		extra["pipe."+k] = v
-	}
-	if req.ServerSideApply != nil {
-		extra["serverSideApply"] = fmt.Sprint(*req.ServerSideApply)
-	}
-	if req.KubeVersion != "" {
-		extra["kubeVersion"] = req.KubeVersion
-	}
-	d, err := digest.InputDigest(digest.Input{
-		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
-		Plans: req.plans(), Target: req.Target, Params: req.Params, Extra: extra,
-	})
-	if err != nil {
-		return "", err
-	}
-	return digest.Marker(req.Bundle, d), nil
 }
 
 // DependencyResolver loads the package a KudoOperator task names, and
@@ -147,8 +123,9 @@ type Item struct {
 	// Parent is the instance whose KudoOperator task installs the object's
 	// instance; empty for objects of the instance rendered.
 	Parent string
-	// marker is the processed-by marker of the object's request.
-	marker string
+	// bundle is the framework@version of the object's request, which its
+	// processed-by marker names.
+	bundle string
 	// dir is the folder of a dependency's package relative to the
 	// rendered bundle, when known: problems of the object are in
 	// dir/Meta.Template.
@@ -444,46 +421,30 @@ type common struct {
 }
 
 func renderRequest(req Request, budget *limits.Budget) rendered {
-	// The marker digests the whole package (JSON of the model): it is
-	// worked out on another core while the request renders, which only
-	// reads the package. A render error still wins over a marker error.
-	type markerResult struct {
-		marker string
-		err    error
-	}
-	mc := make(chan markerResult, 1)
-	go func() {
-		m, err := Marker(req)
-		mc <- markerResult{m, err}
-	}()
 	in, err := renderOne(req, budget)
-	mr := <-mc
 	if err != nil {
 		return rendered{err: err}
 	}
-	marker, err := mr.marker, mr.err
-	if err != nil {
-		return rendered{err: err}
-	}
+	id := req.Bundle.ID()
 	for i := range in.items {
-		in.items[i].marker = marker
+		in.items[i].bundle = id
 	}
 	for _, c := range in.commonList {
 		for i := range c.items {
-			c.items[i].marker = marker
+			c.items[i].bundle = id
 		}
 	}
 	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
 }
 
 // finish writes resource versions and processed-markers, which digest
-// everything else, and checks the pinned resource versions.
+// each object's content, and checks the pinned resource versions.
 func finish(items []Item, reqs []Request) error {
 	// After Decorate, which may have changed the items: an object listed
 	// twice is annotated twice, in item order.
 	errs := make([]error, len(items))
 	par.DoIf(par.Distinct(Objects(items)), len(items), func(i int) {
-		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker)
+		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].bundle)
 	})
 	if err := par.FirstError(errs); err != nil {
 		return err
