@@ -232,7 +232,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	if err := opts.Budget.Charge(limits.RenderInstances, int64(len(reqs)), fmt.Sprintf("%d instances requested", len(reqs))); err != nil {
 		return nil, err
 	}
-	items, warnings, off, err := renderAll(reqs, opts.Budget)
+	items, tolerated, off, err := renderAll(reqs, opts.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -244,10 +244,13 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	objs := Objects(items)
 	sec := &secrets{objs: objs, lookup: opts.Lookup}
 	opts = sec.options(opts)
-	if err := report(warnings, opts); err != nil {
+	found, err := bundleWarnings(tolerated, opts)
+	if err != nil {
 		return nil, sec.err(err)
 	}
-	if err := process(items, objs, reqs, opts, sec); err != nil {
+	err = process(items, objs, reqs, opts, sec, found)
+	found.report(opts) // what was found, also when a later stage failed
+	if err != nil {
 		return nil, sec.err(err)
 	}
 	Sort(items)
@@ -256,11 +259,12 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 
 // process runs the stages after rendering: typing, KUDO's labels,
 // conversions, references, dependency hashes, the adapter's annotations,
-// digests and validation.
-func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets) error {
+// each object's warnings, digests and validation. Warnings and notes go
+// to found.
+func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets, found *findings) error {
 	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
 	defer func() { done() }()
-	if err := normalize(objs, items, opts); err != nil {
+	if err := normalize(objs, items, opts, found); err != nil {
 		return err
 	}
 	scopes := enhance.ScopesOf(objs)
@@ -269,7 +273,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	// After KUDO's labels: a removed version's defaults that the successor
 	// changed are written out, and some come from the labels (the selector
 	// extensions/v1beta1 took from the pod template's labels).
-	if err := convert(items, opts); err != nil {
+	if err := convert(items, opts, found); err != nil {
 		return err
 	}
 	lookup := opts.Lookup
@@ -283,7 +287,13 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	}
 	done()
 	done = limits.Doing("resolving getValueFrom references")
-	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget}
+	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget,
+		Warning: func(obj *object.Object, d *diag.Diagnostic) {
+			if it := itemOf(items, d.Resource); it != nil {
+				place(d, *it)
+			}
+			found.add(d, obj)
+		}}
 	if err := refs.Resolve(objs, lookup, ro); err != nil {
 		return placeProblems("cannot resolve references", err, items)
 	}
@@ -293,6 +303,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	if opts.Decorate != nil {
 		opts.Decorate(items)
 	}
+	found.annotate(items, sec)
 	done()
 	done = limits.Doing(fmt.Sprintf("digesting %d objects", len(items)))
 	if err := finish(items, reqs); err != nil {
@@ -310,7 +321,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 // request order: for each request, the common/ manifests of frameworks no
 // earlier request brought, then its own objects. The result is the same
 // whatever the scheduling.
-func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
+func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []OffToggle, error) {
 	results := make([]rendered, len(reqs))
 	par.Do(len(reqs), func(i int) {
 		defer limits.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
@@ -324,20 +335,15 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnosti
 		}
 		items = make([]Item, 0, n)
 	}
-	var warnings []*diag.Diagnostic
+	var warnings []*finding
 	var off []OffToggle
 	seen := map[string]bool{}
-	warned := map[*diag.Diagnostic]bool{}
+	warned := map[*diag.Diagnostic]*finding{}
 	for i, r := range results {
 		if r.err != nil {
 			return nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
 		}
-		for _, w := range r.warnings {
-			if !warned[w] {
-				warned[w] = true
-				warnings = append(warnings, w)
-			}
-		}
+		start := len(items)
 		for _, c := range r.commons {
 			if !seen[c.id] {
 				seen[c.id] = true
@@ -350,47 +356,57 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnosti
 			items = append(items, r.items...)
 		}
 		off = append(off, r.off...)
+		// A package's warning is about every object of its instances.
+		for _, w := range r.warnings {
+			fd := warned[w]
+			if fd == nil {
+				fd = &finding{d: w}
+				warned[w] = fd
+				warnings = append(warnings, fd)
+			}
+			fd.objs = append(fd.objs, Objects(items[start:])...)
+		}
 	}
 	return items, warnings, off, nil
 }
 
 // normalize types the scalars of the objects the way Kubernetes reads
 // them and removes the fields their API type does not have (package kube),
-// reporting each removal.
-func normalize(objs []*object.Object, items []Item, opts Options) error {
-	found, err := kube.Normalize(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
+// each removal a warning about its object.
+func normalize(objs []*object.Object, items []Item, opts Options, found *findings) error {
+	each, err := kube.NormalizeEach(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
 	if err != nil {
 		return err
 	}
-	if opts.Warn != nil {
-		for _, d := range found {
-			opts.Warn(d.Error())
+	for i, ds := range each {
+		for _, d := range ds {
+			place(d, items[i])
+			found.add(d, objs[i])
 		}
 	}
 	return nil
 }
 
-// report gives the bundles' warnings to opts.Warn, once each, in request
-// order; with opts.Strict they are an error.
-func report(warnings []*diag.Diagnostic, opts Options) error {
-	if len(warnings) == 0 {
-		return nil
-	}
-	if opts.Strict {
-		errs := make([]*diag.Diagnostic, len(warnings))
-		for i, w := range warnings {
-			c := *w
+// bundleWarnings are the findings of the render so far: the bundles'
+// warnings (what KUDO ignored), each about the objects of the instances
+// of its package; with opts.Strict they are an error.
+func bundleWarnings(tolerated []*finding, opts Options) (*findings, error) {
+	if opts.Strict && len(tolerated) > 0 {
+		errs := make([]*diag.Diagnostic, len(tolerated))
+		for i, fd := range tolerated {
+			c := *fd.d
 			c.Severity = diag.SeverityError
 			errs[i] = &c
 		}
-		return &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
+		return nil, &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
 	}
-	if opts.Warn != nil {
-		for _, w := range warnings {
-			opts.Warn(w.Error() + diag.Tolerated)
-		}
+	found := &findings{}
+	for _, fd := range tolerated {
+		c := *fd.d
+		c.Msg += diag.Tolerated
+		found.add(&c, fd.objs...)
 	}
-	return nil
+	return found, nil
 }
 
 // rendered is the result of one request.
