@@ -49,6 +49,10 @@ const (
 	DefaultInterval      = "10m"
 	DefaultRetryInterval = "1m"
 	DefaultTimeout       = "5m"
+	// ParentTimeout bounds the wait of the Kustomization that applies
+	// flux/ (the parent) for its steps: with wait: true it is Ready only
+	// once every step is, and says which is not otherwise.
+	ParentTimeout = "15m"
 )
 
 // Annotations of the Namespace Layout writes: Flux creates it when it is
