@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -28,9 +27,11 @@ type Options struct {
 	// OutDir is the folder the files will be written to (the root of the
 	// GitOps repository); relative paths to Operators are computed from it.
 	OutDir string
-	// Operators is a folder of packages (<operator>/<version>/ or
-	// <operator>/ with that operatorVersion); "" rebuilds every package
-	// from its OperatorVersion into operators/<name>/<version>/.
+	// Operators is a folder of packages, found by the name and version
+	// their operator.yaml declares wherever they are below it (a checkout
+	// of kudobuilder/operators: repository/<name>/operator/); "" rebuilds
+	// every package from its OperatorVersion into
+	// operators/<name>/<version>/.
 	Operators string
 	// Target is TargetArgoCD (default) or TargetFlux.
 	Target string
@@ -62,6 +63,8 @@ type importer struct {
 	rebuilt map[string]bool
 	// appNames maps the names of written applications to their instance.
 	appNames map[string]string
+	// index is the packages of Options.Operators, once searched.
+	index *index
 }
 
 // pkg is the package of an OperatorVersion: its folder (a slash path
@@ -175,24 +178,34 @@ func checkSegment(s string) error {
 	return nil
 }
 
-// findPackage looks the package of ov up in Options.Operators.
+// findPackage looks the package of ov up in Options.Operators, by the
+// name and version packages declare, wherever they are below it (the
+// folder is searched once per import).
 func (im *importer) findPackage(ov *OperatorVersion) (*pkg, error) {
-	var tried []string
-	for _, rel := range []string{path.Join(ov.Operator, ov.Version), ov.Operator} {
-		dir := filepath.Join(im.opts.Operators, filepath.FromSlash(rel))
-		b, err := bundle.LoadDir(dir)
+	if im.index == nil {
+		ix, err := indexPackages(im.opts.Operators)
 		if err != nil {
-			tried = append(tried, rel+"/")
-			continue
+			return nil, err
 		}
-		if b.Name == ov.Operator && b.Version == ov.Version {
-			im.noteTemplates(ov, b, dir)
-			return &pkg{dir: dir, b: b}, nil
-		}
-		tried = append(tried, fmt.Sprintf("%s/ (%s %s)", rel, b.Name, b.Version))
+		im.index = ix
 	}
-	return nil, fmt.Errorf("OperatorVersion %s: package %s version %s is not in --operators %s (looked at %s); without --operators it is rebuilt from the OperatorVersion",
-		Key(ov.Namespace, ov.Name), ov.Operator, ov.Version, im.opts.Operators, strings.Join(tried, ", "))
+	dir, ok, err := im.index.find(ov.Operator, ov.Version)
+	if err != nil {
+		return nil, fmt.Errorf("OperatorVersion %s: %w", Key(ov.Namespace, ov.Name), err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("OperatorVersion %s: %s; without --operators it is rebuilt from the OperatorVersion",
+			Key(ov.Namespace, ov.Name), im.index.missing(ov.Operator, ov.Version))
+	}
+	b, err := bundle.LoadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("OperatorVersion %s: the package in %s: %w", Key(ov.Namespace, ov.Name), dir, err)
+	}
+	if b.Name != ov.Operator || b.Version != ov.Version {
+		return nil, fmt.Errorf("OperatorVersion %s: the package in %s loads as %s %s, not %s %s", Key(ov.Namespace, ov.Name), dir, b.Name, b.Version, ov.Operator, ov.Version)
+	}
+	im.noteTemplates(ov, b, dir)
+	return &pkg{dir: dir, b: b}, nil
 }
 
 // rebuildPackage rebuilds the package of ov into operators/<name>/<version>/.
