@@ -144,8 +144,10 @@ func TestImportOperatorsRefusals(t *testing.T) {
 			},
 			want: "is in several folders of --operators " + "DIR: old/zookeeper and repository/zookeeper/operator"},
 		"TooDeep": {reason: "Folders below the depth limit are not searched, and the error says so.",
-			setup: func(t *testing.T, dir string) { copyPackage(t, zk, filepath.Join(dir, "a", "b", "c", "d", "e", "f", "zookeeper")) },
-			want:  fmt.Sprintf("folders more than %d levels down were not searched (a/b/c/d/e/f/zookeeper)", migrate.MaxIndexDepth)},
+			setup: func(t *testing.T, dir string) {
+				copyPackage(t, zk, filepath.Join(dir, "a", "b", "c", "d", "e", "f", "zookeeper"))
+			},
+			want: fmt.Sprintf("folders more than %d levels down were not searched (a/b/c/d/e/f/zookeeper)", migrate.MaxIndexDepth)},
 		"TooMany": {reason: "More entries than the limit is an error before the search goes on.",
 			setup: func(t *testing.T, dir string) {
 				assert.NilError(t, os.MkdirAll(filepath.Join(dir, "many"), 0o755))
