@@ -442,9 +442,30 @@ func (f *Function) expand(cfg *config.Config, withRefs, objs []*object.Object, l
 	if err != nil {
 		return nil, err
 	}
-	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn, Budget: f.budget})
+	var found []*diag.Diagnostic
+	warnings := map[*object.Object][]string{}
+	warn := func(obj *object.Object, d *diag.Diagnostic) {
+		found = append(found, d)
+		c := *d
+		c.Resource = nil // the object it is on
+		warnings[obj] = append(warnings[obj], c.Error())
+	}
+	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warning: warn, Budget: f.budget})
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
+	}
+	// As the render's: on the objects, and once each in the results and
+	// on stderr.
+	for _, o := range resolved {
+		if ls := warnings[o]; len(ls) > 0 {
+			object.SetStrings(o.Map, map[string]string{engine.AnnWarnings: engine.WarningsText(ls)}, "metadata", "annotations")
+		}
+	}
+	for _, d := range diag.Collapse(found) {
+		f.notes = append(f.notes, d)
+		if f.Warn != nil {
+			f.Warn(d.Error())
+		}
 	}
 	return resolved, nil
 }

@@ -2,12 +2,16 @@ package fn
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 )
 
@@ -143,4 +147,59 @@ func TestResourceSource(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKRMWarningsInResults: the warnings of a run, the render's and those
+// of the input items' references (a value copied out of a Secret into a
+// Composable's object), are results of the ResourceList, each problem
+// once, and ride on the objects concerned (issue 33.3).
+func TestKRMWarningsInResults(t *testing.T) {
+	in := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: db, namespace: web}
+  stringData: {password: hunter2-hunter2}
+- apiVersion: ibmcloud.ibm.com/v1alpha1
+  kind: Composable
+  metadata: {name: derived, namespace: web}
+  spec:
+    template:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: derived}
+      data:
+        pw: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}}
+functionConfig:
+  apiVersion: kudorender.dev/v1alpha1
+  kind: FrameworkRender
+  metadata: {name: sessions, namespace: web}
+  spec:
+    framework: {path: framework}
+    target: plain
+`
+	out, err := runKRM(t, filepath.Join("testdata/krm", "references"), []byte(in))
+	assert.NilError(t, err)
+	var rl struct {
+		Items   []map[string]any `yaml:"items"`
+		Results []struct {
+			Message  string `yaml:"message"`
+			Severity string `yaml:"severity"`
+		} `yaml:"results"`
+	}
+	assert.NilError(t, yaml.Unmarshal([]byte(out), &rl))
+	assert.Equal(t, len(rl.Results), 1, "%v", rl.Results)
+	assert.Check(t, is.Equal(rl.Results[0].Severity, "warning"))
+	assert.Check(t, is.Contains(rl.Results[0].Message, "value copied out of Secret web/db"))
+	var derived map[string]any
+	for _, it := range rl.Items {
+		if md := it["metadata"].(map[string]any); md["name"] == "derived" && it["kind"] == "ConfigMap" {
+			derived = md
+		}
+	}
+	assert.Assert(t, derived != nil, "no ConfigMap derived in the output")
+	ann, _ := derived["annotations"].(map[string]any)
+	assert.Check(t, is.Contains(ann["kudorender.dev/warnings"], "data.pw: "), "%v", ann)
+	assert.Check(t, !strings.Contains(fmt.Sprint(rl.Results, ann), "hunter2"), "a Secret's value in a warning")
 }
