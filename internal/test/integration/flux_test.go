@@ -21,13 +21,14 @@ import (
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
-// TestFluxLayout renders the mysql example for Flux and builds every
-// folder with kustomize, as Flux's kustomize-controller would; the Flux
-// Kustomizations chain the plan's waves with dependsOn.
+// TestFluxLayout renders the Flux example (the mysql example's instance,
+// spec.flux set) and builds every folder with kustomize, as Flux's
+// kustomize-controller would; the Flux Kustomizations chain the plan's
+// waves with dependsOn.
 func TestFluxLayout(t *testing.T) {
 	kz := tool(t, "kustomize")
 	out := filepath.Join(t.TempDir(), "out")
-	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/mysql/render.yaml", "--target", "flux", "--output-dir", out); err != nil {
+	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/flux/shop-db.yaml", "--output-dir", out); err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
 	folders, _ := filepath.Glob(filepath.Join(out, "*", "kustomization.yaml"))
@@ -53,9 +54,9 @@ func TestFluxLayout(t *testing.T) {
 				t.Errorf("%s: wait is not true", k.Name)
 			}
 			// A failed step is tried again within a minute, and a step's
-			// health checks give up after 5 minutes (Flux's defaults: the
-			// interval, 10 minutes, and 9m30s).
-			if k.GetRetryInterval() != time.Minute || k.GetTimeout() != 5*time.Minute {
+			// health checks give up after the example's 10 minutes (Flux's
+			// defaults: the interval, 10 minutes, and 9m30s).
+			if k.GetRetryInterval() != time.Minute || k.GetTimeout() != 10*time.Minute {
 				t.Errorf("%s: retryInterval %s, timeout %s", k.Name, k.GetRetryInterval(), k.GetTimeout())
 			}
 			for _, d := range k.Spec.DependsOn {
