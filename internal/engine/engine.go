@@ -157,7 +157,10 @@ type Options struct {
 	// FailOnSecretCopy makes copying a value out of a Secret into another
 	// kind of object an error instead of a warning.
 	FailOnSecretCopy bool
-	// Warn receives warnings; nil discards them.
+	// Warn receives the text of warnings and notes, each problem once
+	// (a problem of many objects names the first and counts the others),
+	// when the render ends; nil discards them. Each object also carries
+	// its own (AnnWarnings).
 	Warn func(string)
 	// Strict makes the warnings of the bundles (unknown fields KUDO
 	// ignored) errors.
@@ -187,8 +190,9 @@ type Options struct {
 	LoadCRDs func() ([]*object.Object, error)
 	// NoValidate skips the validation against the Kubernetes API.
 	NoValidate bool
-	// Note, when set, receives notes (a conversion to another API
-	// version) as diagnostics; otherwise Warn gets their text.
+	// Note, when set, receives the warnings and notes (a conversion to
+	// another API version) as diagnostics instead of Warn, each problem
+	// once.
 	Note func(*diag.Diagnostic)
 	// Decorate, when set, writes an adapter's annotations (Argo CD waves
 	// and hooks, Flux's force) once objects are final but before their
