@@ -355,7 +355,7 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 			}
 		}
 	}
-	f.place(objs, reqs, format, legacy)
+	f.place(items, reqs, format, legacy)
 	placeComposed(composed, owners, format, legacy)
 	out := l.out
 	for _, o := range append(objs, composed...) {

@@ -203,3 +203,24 @@ functionConfig:
 	assert.Check(t, is.Contains(ann["kudorender.dev/warnings"], "data.pw: "), "%v", ann)
 	assert.Check(t, !strings.Contains(fmt.Sprint(rl.Results, ann), "hunter2"), "a Secret's value in a warning")
 }
+
+// TestKRMDependenciesReplaced: the objects of an instance a KudoOperator
+// task installs are owned by the request that renders it, so a run after
+// a parameter change replaces them instead of keeping the old ones beside
+// the new (they had no owner: every change duplicated them).
+func TestKRMDependenciesReplaced(t *testing.T) {
+	list := func(params string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: kudorender.dev/v1alpha1\n" +
+			"  kind: FrameworkRender\n  metadata: {name: blog, namespace: web}\n  spec:\n    framework: {path: dependencies}\n" + params
+	}
+	first, err := runKRM(t, "../examples", []byte(list("")))
+	assert.NilError(t, err)
+	count := func(out string) int { return strings.Count(out, "\n- apiVersion: ") }
+	n := count(first)
+	assert.Assert(t, n > 1 && !strings.Contains(first, `kudorender.dev/owner: ""`), "every object owned:\n%s", first)
+	changed := strings.Replace(first, "    framework: {path: dependencies}\n", "    framework: {path: dependencies}\n    params: {WEB_REPLICAS: \"5\"}\n", 1)
+	second, err := runKRM(t, "../examples", []byte(changed))
+	assert.NilError(t, err)
+	assert.Equal(t, count(second), n, "the dependency's objects are kept beside their new versions:\n%s", second)
+	assert.Check(t, is.Contains(second, "replicas: 5"))
+}
