@@ -45,7 +45,9 @@ changes field by field with their paths (long strings line by line), and
 moves between waves, into or out of hooks and between steps as changes of
 their own. kudo-render's bookkeeping annotations are hidden
 (--show-bookkeeping shows them), --ignore hides more; an object changed
-only in ignored fields is listed as such and not counted.
+only in ignored fields is listed as such and not counted. The warnings
+the objects carry (kudorender.dev/warnings) are said once each, with
+the objects that carry them: new, gone or unchanged.
 
 Values of Secrets (data, stringData), of annotations that copy an object,
 values references copied out of Secrets (in any form) and digests of secret

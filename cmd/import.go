@@ -37,9 +37,11 @@ or of a cluster (--kubeconfig, with --namespace one namespace; it only
 lists). For each Instance: DIR/<namespace>/<instance>/kudo-render.yaml (the
 parameters that differ from the package's defaults, typed as the package
 says) and an Argo CD Application (--target argocd) or a Flux Kustomization
-(--target flux). The package is found in --operators (<operator>/<version>/
-or <operator>/ with that operatorVersion) or else rebuilt from the
-OperatorVersion into DIR/operators/<operator>/<version>/. Instances made by
+(--target flux). The package is found in --operators, by the name and
+version its operator.yaml declares, wherever it is below that folder (at
+most 6 levels down; a checkout of kudobuilder/operators works as it is),
+or else rebuilt from the OperatorVersion into
+DIR/operators/<operator>/<version>/. Instances made by
 a KudoOperator task are rendered by their parent: no application of their
 own.
 
@@ -65,7 +67,7 @@ status is 1. A summary goes to stderr, nothing to stdout.`,
 	// before --output-dir its -o was the folder: say so.
 	c.Flags().StringVarP(&f.format, "output", "o", "", "not taken: import writes a folder (--output-dir)")
 	_ = c.Flags().MarkHidden("output")
-	c.Flags().StringVar(&f.operators, "operators", "", "folder of packages (<operator>/<version>/ or <operator>/); default: rebuild them from the OperatorVersions")
+	c.Flags().StringVar(&f.operators, "operators", "", "folder of packages, found by the name and version their operator.yaml declares (a checkout of kudobuilder/operators); default: rebuild them from the OperatorVersions")
 	c.Flags().StringVar(&f.target, "target", migrate.TargetArgoCD, "argocd (an Application per instance) or flux (a Kustomization per instance)")
 	c.Flags().StringVarP(&f.ns, "namespace", "n", "", "import only the instances of this namespace")
 	c.Flags().StringVar(&f.repoURL, "repo-url", "https://git.example.com/gitops.git", "git repository of DIR, for the Argo CD Applications")

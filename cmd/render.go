@@ -126,7 +126,7 @@ func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, f 
 	var files map[string][]byte
 	var err error
 	if cfg.Target() == config.Flux {
-		files, err = flux.Layout(items, flux.Options{Name: cfg.Metadata.Name, InstanceNamespace: cfg.Metadata.Namespace})
+		files, err = flux.Layout(items, cfg.FluxOptions())
 	} else {
 		files, err = objectFiles(engine.Objects(items))
 	}

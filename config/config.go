@@ -59,8 +59,10 @@ type Spec struct {
 	// Params are parameter values. Scalars keep the text they are written
 	// with; lists and maps are passed as parsed YAML.
 	Params map[string]Node `yaml:"params,omitempty" json:"params,omitempty"`
-	// Target is argocd (default) or plain.
+	// Target is argocd (default), plain or flux.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"`
+	// Flux tunes the flux target's Kustomizations and namespace.
+	Flux *FluxSpec `yaml:"flux,omitempty" json:"flux,omitempty"`
 	// ServerSideApply overrides the default of the argocd target (on for
 	// KEP-0009 framework bundles, off for KUDO packages).
 	ServerSideApply *bool `yaml:"serverSideApply,omitempty" json:"serverSideApply,omitempty"`
@@ -113,6 +115,23 @@ type Spec struct {
 	// Repositories as <operator>/<version>/.
 	Operators map[string]FrameworkRef `yaml:"operators,omitempty" json:"operators,omitempty"`
 }
+
+// FluxSpec tunes the Flux Kustomizations of the flux target (see
+// docs/flux.md): durations as Flux writes them ("30s", "1m30s", "2h").
+type FluxSpec struct {
+	// Interval is how often a step reconciles; default 10m.
+	Interval string `yaml:"interval,omitempty" json:"interval,omitempty"`
+	// RetryInterval is how soon a failed step is tried again; default 1m.
+	RetryInterval string `yaml:"retryInterval,omitempty" json:"retryInterval,omitempty"`
+	// Timeout bounds a step's apply and health checks; default 5m.
+	Timeout string `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// CreateNamespace: the output creates the instance's namespace if it
+	// is missing (default true); false leaves it to someone else.
+	CreateNamespace *bool `yaml:"createNamespace,omitempty" json:"createNamespace,omitempty"`
+}
+
+// fluxDuration is a duration as Flux's API accepts it.
+var fluxDuration = lazy.Regexp(`^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`)
 
 // instancesOnly reports whether the config names no framework of its own
 // but tells how to render Instance objects.
@@ -338,6 +357,13 @@ func (c *Config) validate(p *strictyaml.Problems) {
 	if kv := c.Spec.KubeVersion; kv != "" {
 		if _, err := versions.Parse(kv); err != nil {
 			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "kubeVersion"), "spec.kubeVersion", "%v", err)
+		}
+	}
+	if f := c.Spec.Flux; f != nil {
+		for _, d := range []struct{ name, v string }{{"interval", f.Interval}, {"retryInterval", f.RetryInterval}, {"timeout", f.Timeout}} {
+			if d.v != "" && !fluxDuration().MatchString(d.v) {
+				p.Add(c.File, strictyaml.LineOf(c.root, "spec", "flux", d.name), "spec.flux."+d.name, "%q is not a duration as Flux writes them (30s, 1m30s, 2h)", d.v)
+			}
 		}
 	}
 }

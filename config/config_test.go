@@ -113,6 +113,14 @@ func TestParseErrors(t *testing.T) {
 				msgs:     []string{`unknown target "helm"`},
 			},
 		},
+		"BadFluxDuration": {
+			reason: "A duration of spec.flux that Flux's API refuses is refused here, naming the field.",
+			yaml:   strings.Replace(validConfig, "  target: plain\n", "  target: flux\n  flux: {retryInterval: 1m, timeout: 5 minutes}\n", 1),
+			want: want{
+				problems: []problem{{File: "render.yaml", Line: 19, Field: "spec.flux.timeout"}},
+				msgs:     []string{`"5 minutes" is not a duration as Flux writes them`},
+			},
+		},
 		"WrongAPIVersionAndKind": {
 			reason: "apiVersion and kind must match the FrameworkRender API; both are reported at once.",
 			yaml:   strings.NewReplacer("kudorender.dev/v1alpha1", "kudo.dev/v1beta1", "kind: FrameworkRender", "kind: Instance").Replace(validConfig),

@@ -46,6 +46,18 @@ func (t Target) Decorator() func([]engine.Item) {
 	return nil
 }
 
+// FluxOptions are the options of the flux layout the config asks for:
+// the Kustomizations named after the instance, their timing, and whether
+// the output creates the instance's namespace.
+func (c *Config) FluxOptions() flux.Options {
+	opts := flux.Options{Name: c.Metadata.Name, InstanceNamespace: c.Metadata.Namespace}
+	if f := c.Spec.Flux; f != nil {
+		opts.Interval, opts.RetryInterval, opts.Timeout = f.Interval, f.RetryInterval, f.Timeout
+		opts.LeaveNamespace = f.CreateNamespace != nil && !*f.CreateNamespace
+	}
+	return opts
+}
+
 // Target is the config's target.
 func (c *Config) Target() Target {
 	t, _ := ParseTarget(c.Spec.Target)

@@ -154,3 +154,27 @@ func TestParseTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestFluxOptions: spec.flux reaches the Flux layout; the defaults are the
+// layout's, and the namespace is created unless createNamespace: false.
+func TestFluxOptions(t *testing.T) {
+	off := false
+	cases := map[string]struct {
+		reason string
+		spec   *config.FluxSpec
+		want   flux.Options
+	}{
+		"Defaults": {reason: "No spec.flux: the layout's defaults.", want: flux.Options{Name: "zk", InstanceNamespace: "data"}},
+		"Set": {reason: "Every field is passed on.", spec: &config.FluxSpec{Interval: "1h", RetryInterval: "30s", Timeout: "20m", CreateNamespace: &off},
+			want: flux.Options{Name: "zk", InstanceNamespace: "data", Interval: "1h", RetryInterval: "30s", Timeout: "20m", LeaveNamespace: true}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := &config.Config{}
+			c.Metadata.Name, c.Metadata.Namespace, c.Spec.Flux = "zk", "data", tc.spec
+			if diff := cmp.Diff(tc.want, c.FluxOptions()); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

@@ -220,17 +220,19 @@ func (f *Function) process(items []*item, fc *yaml.RNode, legacy map[*object.Obj
 	if err != nil {
 		return nil, err
 	}
-	// Objects that already carry this render's processed-marker are up to
-	// date: leave everything untouched (no churn, no update loop) but for
-	// the local-config marker of the items the render consumes.
-	if upToDate(items, reqs) {
-		if len(marked) == 0 {
-			return nil, nil
-		}
-		return withMarks(items, marked), nil
-	}
 	in := &renderInput{items: items, sources: sources, marked: marked, budget: f.budget}
-	return f.render(cfg, reqs, in, formatOf(items), legacy)
+	out, current, err := f.render(cfg, reqs, in, formatOf(items), legacy)
+	if err != nil || !current {
+		return out, err
+	}
+	// The input already holds what this render makes, each object with
+	// its processed-marker: leave everything untouched (no churn, no
+	// update loop, an object edited since kept) but for the local-config
+	// marker of the items the render consumes.
+	if len(marked) == 0 {
+		return nil, nil
+	}
+	return withMarks(items, marked), nil
 }
 
 // withMarks is the input items as they were read, those of marked
@@ -315,11 +317,12 @@ func resourceSource(obj map[string]any) string {
 // its order (those it consumes marked local-config, those with
 // references resolved) but the objects earlier runs generated for what
 // this run generates again, then the rendered objects and the objects of
-// Composables.
-func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderInput, format annotationFormat, legacy map[*object.Object]string) ([]outItem, error) {
+// Composables. It reports whether the input items already hold the
+// rendered objects ([current]).
+func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderInput, format annotationFormat, legacy map[*object.Object]string) ([]outItem, bool, error) {
 	l, err := in.lay(reqs)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	lookup := lazyObjects(l.plain, f.budget)
 	opts := cfg.EngineOptions(f.Warn)
@@ -334,7 +337,7 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 	opts.LookupFunc = lookup
 	items, err := engine.RenderWith(opts, reqs...)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	objs := engine.Objects(items)
 	var composed []*object.Object
@@ -342,7 +345,7 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 	if len(l.withRefs) > 0 {
 		resolved, err := f.expand(cfg, l.withRefs, objs, lookup)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for j, o := range resolved {
 			if src := l.refSrc[j]; src.isComposable() {
@@ -352,13 +355,13 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 			}
 		}
 	}
-	f.place(objs, reqs, format, legacy)
+	f.place(items, reqs, format, legacy)
 	placeComposed(composed, owners, format, legacy)
 	out := l.out
 	for _, o := range append(objs, composed...) {
 		out = append(out, outItem{obj: o})
 	}
-	return out, nil
+	return out, len(composed) == 0 && current(in.items, reqs, objs), nil
 }
 
 // renderInput is the input items of a render and what the function
@@ -439,9 +442,30 @@ func (f *Function) expand(cfg *config.Config, withRefs, objs []*object.Object, l
 	if err != nil {
 		return nil, err
 	}
-	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warn: f.Warn, Budget: f.budget})
+	var found []*diag.Diagnostic
+	warnings := map[*object.Object][]string{}
+	warn := func(obj *object.Object, d *diag.Diagnostic) {
+		found = append(found, d)
+		c := *d
+		c.Resource = nil // the object it is on
+		warnings[obj] = append(warnings[obj], c.Error())
+	}
+	resolved, err := refs.ExpandComposables(withRefs, append(append([]*object.Object{}, plain...), objs...), refs.Options{FailOnSecretCopy: cfg.Spec.FailOnSecretCopy, Warning: warn, Budget: f.budget})
 	if err != nil {
 		return nil, fmt.Errorf("cannot resolve references in the input items: %w", err)
+	}
+	// As the render's: on the objects, and once each in the results and
+	// on stderr.
+	for _, o := range resolved {
+		if ls := warnings[o]; len(ls) > 0 {
+			object.SetStrings(o.Map, map[string]string{engine.AnnWarnings: engine.WarningsText(ls)}, "metadata", "annotations")
+		}
+	}
+	for _, d := range diag.Collapse(found) {
+		f.notes = append(f.notes, d)
+		if f.Warn != nil {
+			f.Warn(d.Error())
+		}
 	}
 	return resolved, nil
 }
@@ -468,35 +492,45 @@ func lazyObjects(items []*item, budget *limits.Budget) func() ([]*object.Object,
 	}
 }
 
-// upToDate reports whether, for every request, the input holds objects
-// it owns and all of them carry the request's current processed-marker.
-func upToDate(items []*item, reqs []engine.Request) bool {
+// current reports whether the input items already hold what a render of
+// reqs made (objs, placed): the items each request owns are, by kind,
+// namespace and name, exactly its rendered objects, each carrying the
+// processed-by marker the render gave it. An object's marker changes only
+// with the object, so an item edited since it was rendered still counts.
+// Input that may hold references is never current: references are
+// resolved every run.
+func current(items []*item, reqs []engine.Request, objs []*object.Object) bool {
 	for _, it := range items {
 		if !it.isInstance() && it.mayHoldReference() {
-			return false // references in the input are resolved every run
+			return false
 		}
 	}
+	type key struct{ owner, kind, namespace, name string }
+	want := map[key]string{}
+	owners := map[string]bool{}
 	for _, r := range reqs {
-		marker, err := engine.Marker(r)
-		if err != nil {
-			return false
-		}
-		owner, n := ownerOf(r), 0
-		for _, it := range items {
-			ann := it.header.Annotations
-			if ann[AnnOwner] != owner {
-				continue
-			}
-			if ann[digest.AnnProcessedBy] != marker {
-				return false
-			}
-			n++
-		}
-		if n == 0 {
-			return false
-		}
+		owners[ownerOf(r)] = true
 	}
-	return true
+	for _, o := range objs {
+		ann := o.MapAt("metadata", "annotations")
+		owner, _ := ann[AnnOwner].(string)
+		marker, _ := ann[digest.AnnProcessedBy].(string)
+		want[key{owner, o.Kind(), o.Namespace(), o.Name()}] = marker
+		owners[owner] = true
+	}
+	n := 0
+	for _, it := range items {
+		owner, ok := it.header.Annotations[AnnOwner]
+		if !ok || !owners[owner] {
+			continue
+		}
+		marker, ok := want[key{owner, it.header.Kind, it.header.Namespace, it.header.Name}]
+		if !ok || marker != it.header.Annotations[digest.AnnProcessedBy] {
+			return false // another version of an object, or one the render no longer makes
+		}
+		n++
+	}
+	return n == len(want)
 }
 
 // ownerOf is the owner marker of a request's objects.

@@ -2,12 +2,16 @@ package fn
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 )
 
@@ -62,9 +66,10 @@ func TestKRMIdempotent(t *testing.T) {
 	}
 }
 
-// TestKRMProcessedUntouched: objects that carry the render's processed-
-// marker with the same input digest are left as they are, even when they
-// differ from a fresh render: no churn, no update loop.
+// TestKRMProcessedUntouched: objects that carry the processed-markers a
+// render gives them are left as they are, even when they differ from a
+// fresh render: no churn, no update loop. An object the render makes that
+// the input lacks is rendered again.
 func TestKRMProcessedUntouched(t *testing.T) {
 	dir := filepath.Join("testdata/krm", "framework-render")
 	in, _ := os.ReadFile(filepath.Join(dir, "input.yaml"))
@@ -92,6 +97,30 @@ func TestKRMProcessedUntouched(t *testing.T) {
 	if !strings.Contains(third, "replicas: 4") || strings.Contains(third, "replicas: 7") {
 		t.Error("a changed input did not re-render")
 	}
+	// An object deleted from the output comes back (its sibling's marker
+	// is still current).
+	deleted := withoutItem(t, edited, "kind: Service\n")
+	fourth, err := runKRM(t, dir, []byte(deleted))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fourth != first {
+		t.Errorf("the deleted Service was not rendered again:\n%s", cmp.Diff(first, fourth))
+	}
+}
+
+// withoutItem removes from a ResourceList's text the item (a top-level
+// "- " entry of items:) holding text.
+func withoutItem(t *testing.T, list, text string) string {
+	t.Helper()
+	parts := strings.Split(list, "\n- ")
+	for i, p := range parts {
+		if i > 0 && strings.Contains(p, text) {
+			return strings.Join(append(parts[:i:i], parts[i+1:]...), "\n- ")
+		}
+	}
+	t.Fatalf("test setup: no item holds %q", text)
+	return ""
 }
 
 // TestResourceSource: a resource's source is where the orchestrator says
@@ -118,4 +147,80 @@ func TestResourceSource(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKRMWarningsInResults: the warnings of a run, the render's and those
+// of the input items' references (a value copied out of a Secret into a
+// Composable's object), are results of the ResourceList, each problem
+// once, and ride on the objects concerned (issue 33.3).
+func TestKRMWarningsInResults(t *testing.T) {
+	in := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: Secret
+  metadata: {name: db, namespace: web}
+  stringData: {password: hunter2-hunter2}
+- apiVersion: ibmcloud.ibm.com/v1alpha1
+  kind: Composable
+  metadata: {name: derived, namespace: web}
+  spec:
+    template:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: derived}
+      data:
+        pw: {getValueFrom: {kind: Secret, name: db, path: '{.stringData.password}'}}
+functionConfig:
+  apiVersion: kudorender.dev/v1alpha1
+  kind: FrameworkRender
+  metadata: {name: sessions, namespace: web}
+  spec:
+    framework: {path: framework}
+    target: plain
+`
+	out, err := runKRM(t, filepath.Join("testdata/krm", "references"), []byte(in))
+	assert.NilError(t, err)
+	var rl struct {
+		Items   []map[string]any `yaml:"items"`
+		Results []struct {
+			Message  string `yaml:"message"`
+			Severity string `yaml:"severity"`
+		} `yaml:"results"`
+	}
+	assert.NilError(t, yaml.Unmarshal([]byte(out), &rl))
+	assert.Equal(t, len(rl.Results), 1, "%v", rl.Results)
+	assert.Check(t, is.Equal(rl.Results[0].Severity, "warning"))
+	assert.Check(t, is.Contains(rl.Results[0].Message, "value copied out of Secret web/db"))
+	var derived map[string]any
+	for _, it := range rl.Items {
+		if md := it["metadata"].(map[string]any); md["name"] == "derived" && it["kind"] == "ConfigMap" {
+			derived = md
+		}
+	}
+	assert.Assert(t, derived != nil, "no ConfigMap derived in the output")
+	ann, _ := derived["annotations"].(map[string]any)
+	assert.Check(t, is.Contains(ann["kudorender.dev/warnings"], "data.pw: "), "%v", ann)
+	assert.Check(t, !strings.Contains(fmt.Sprint(rl.Results, ann), "hunter2"), "a Secret's value in a warning")
+}
+
+// TestKRMDependenciesReplaced: the objects of an instance a KudoOperator
+// task installs are owned by the request that renders it, so a run after
+// a parameter change replaces them instead of keeping the old ones beside
+// the new (they had no owner: every change duplicated them).
+func TestKRMDependenciesReplaced(t *testing.T) {
+	list := func(params string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: kudorender.dev/v1alpha1\n" +
+			"  kind: FrameworkRender\n  metadata: {name: blog, namespace: web}\n  spec:\n    framework: {path: dependencies}\n" + params
+	}
+	first, err := runKRM(t, "../examples", []byte(list("")))
+	assert.NilError(t, err)
+	count := func(out string) int { return strings.Count(out, "\n- apiVersion: ") }
+	n := count(first)
+	assert.Assert(t, n > 1 && !strings.Contains(first, `kudorender.dev/owner: ""`), "every object owned:\n%s", first)
+	changed := strings.Replace(first, "    framework: {path: dependencies}\n", "    framework: {path: dependencies}\n    params: {WEB_REPLICAS: \"5\"}\n", 1)
+	second, err := runKRM(t, "../examples", []byte(changed))
+	assert.NilError(t, err)
+	assert.Equal(t, count(second), n, "the dependency's objects are kept beside their new versions:\n%s", second)
+	assert.Check(t, is.Contains(second, "replicas: 5"))
 }

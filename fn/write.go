@@ -20,16 +20,23 @@ import (
 // rendered/<instance>/ (rendered/common/<operator>/ for common/ objects),
 // named by output.Names, in both the internal and the legacy annotations
 // that orchestrators read.
-func (f *Function) place(objs []*object.Object, reqs []engine.Request, format annotationFormat, legacy map[*object.Object]string) {
+func (f *Function) place(items []engine.Item, reqs []engine.Request, format annotationFormat, legacy map[*object.Object]string) {
+	objs := engine.Objects(items)
 	byInstance := map[string]engine.Request{}
 	for _, r := range reqs {
 		byInstance[r.Bundle.Name+"\x00"+r.Instance.Name] = r
 	}
+	top := topRequests(items, reqs)
 	dirs := make([]string, len(objs))
 	owners := make([]string, len(objs))
 	byDir := map[string][]int{}
 	for i, o := range objs {
 		dirs[i], owners[i] = placeOf(o, reqs, byInstance)
+		if owners[i] == "" { // an object of a KudoOperator dependency
+			if r, ok := top[items[i].Meta.Namespace+"/"+items[i].Meta.Instance]; ok {
+				owners[i] = ownerOf(r)
+			}
+		}
 		byDir[dirs[i]] = append(byDir[dirs[i]], i)
 	}
 	files := make([]string, len(objs))
@@ -45,6 +52,37 @@ func (f *Function) place(objs []*object.Object, reqs []engine.Request, format an
 	for i, o := range objs {
 		annotate(o, owners[i], files[i], format, legacy)
 	}
+}
+
+// topRequests maps the instances KudoOperator tasks install
+// (namespace/name) to the request whose render installs them, following
+// Item.Parent up to an instance a request names: a later run replaces
+// their objects as it replaces the request's.
+func topRequests(items []engine.Item, reqs []engine.Request) map[string]engine.Request {
+	named := map[string]engine.Request{}
+	for _, r := range reqs {
+		named[r.Instance.Namespace+"/"+r.Instance.Name] = r
+	}
+	parent := map[string]string{}
+	for _, it := range items {
+		if it.Parent != "" {
+			parent[it.Meta.Namespace+"/"+it.Meta.Instance] = it.Meta.Namespace + "/" + it.Parent
+		}
+	}
+	top := map[string]engine.Request{}
+	for child := range parent {
+		inst := child
+		for range len(parent) + 1 { // a chain of dependencies, never a cycle
+			if r, ok := named[inst]; ok {
+				top[child] = r
+				break
+			}
+			if inst = parent[inst]; inst == "" {
+				break
+			}
+		}
+	}
+	return top
 }
 
 // ComposablesDir is the folder below RenderedDir of the objects that

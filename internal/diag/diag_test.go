@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 )
@@ -224,4 +226,80 @@ func ExampleList() {
 	l.Add("params.yaml", 12, "parameters[3].default", "%q is not an integer", "x")
 	fmt.Println(l.Err(`cannot load framework "zookeeper"`))
 	// Output: cannot load framework "zookeeper": params.yaml:12: parameters[3].default: "x" is not an integer
+}
+
+// TestCollapse: a problem repeated over objects or instances is said once,
+// with a count (issue 33.3: 1,000 instances printed 1,000 lines).
+func TestCollapse(t *testing.T) {
+	pdb := func(ns, name string) *diag.Diagnostic {
+		return &diag.Diagnostic{Severity: diag.SeverityInfo, File: "templates/pdb.yaml", Line: 1, Msg: "converted",
+			Resource: &diag.Resource{APIVersion: "policy/v1beta1", Kind: "PodDisruptionBudget", Namespace: ns, Name: name}}
+	}
+	typo := func() *diag.Diagnostic {
+		return &diag.Diagnostic{Severity: diag.SeverityWarning, File: "dep/params.yaml", Line: 3, Field: "parameters[0].defualt", Msg: "unknown field"}
+	}
+	cases := map[string]struct {
+		reason string
+		in     []*diag.Diagnostic
+		want   []string
+	}{
+		"Distinct": {
+			reason: "Different problems stay apart, in order.",
+			in:     []*diag.Diagnostic{typo(), pdb("a", "x")},
+			want:   []string{"dep/params.yaml:3: parameters[0].defualt: unknown field", "templates/pdb.yaml:1: PodDisruptionBudget a/x: converted"},
+		},
+		"OverObjects": {
+			reason: "One problem of many objects names the first and counts the others, naming three.",
+			in:     []*diag.Diagnostic{pdb("a", "x"), pdb("a", "y"), typo(), pdb("b", "x"), pdb("a", "z"), pdb("a", "w")},
+			want:   []string{"templates/pdb.yaml:1: PodDisruptionBudget a/x: converted (and 4 more objects: a/y, b/x, a/z, …)", "dep/params.yaml:3: parameters[0].defualt: unknown field"},
+		},
+		"OneOther": {
+			reason: "One other object is named.",
+			in:     []*diag.Diagnostic{pdb("a", "x"), pdb("a", "y")},
+			want:   []string{"templates/pdb.yaml:1: PodDisruptionBudget a/x: converted (and 1 more object: a/y)"},
+		},
+		"Exact": {
+			reason: "An exact repeat (a dependency's typo in every instance) is counted.",
+			in:     []*diag.Diagnostic{typo(), typo(), typo()},
+			want:   []string{"dep/params.yaml:3: parameters[0].defualt: unknown field (3 times)"},
+		},
+		"SameObjectTwice": {
+			reason: "The same object twice is one object.",
+			in:     []*diag.Diagnostic{pdb("a", "x"), pdb("a", "x")},
+			want:   []string{"templates/pdb.yaml:1: PodDisruptionBudget a/x: converted (2 times)"},
+		},
+		"OtherKind": {
+			reason: "Another kind is another problem.",
+			in: []*diag.Diagnostic{pdb("a", "x"), {Severity: diag.SeverityInfo, File: "templates/pdb.yaml", Line: 1, Msg: "converted",
+				Resource: &diag.Resource{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "y"}}},
+			want: []string{"templates/pdb.yaml:1: PodDisruptionBudget a/x: converted", "templates/pdb.yaml:1: ConfigMap a/y: converted"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			texts := func(ds []*diag.Diagnostic) []string {
+				var out []string
+				for _, d := range ds {
+					out = append(out, d.Error())
+				}
+				return out
+			}
+			before := texts(tc.in)
+			assert.Check(t, is.DeepEqual(tc.want, texts(diag.Collapse(tc.in))), tc.reason)
+			assert.Check(t, is.DeepEqual(before, texts(tc.in)), "Collapse changed its input")
+		})
+	}
+}
+
+func ExampleCollapse() {
+	var found []*diag.Diagnostic
+	for _, inst := range []string{"zk-0", "zk-1", "zk-2", "zk-3", "zk-4"} {
+		found = append(found, &diag.Diagnostic{File: "templates/pdb.yaml", Line: 1, Msg: "converted policy/v1beta1 PodDisruptionBudget to policy/v1",
+			Resource: &diag.Resource{APIVersion: "policy/v1beta1", Kind: "PodDisruptionBudget", Namespace: "data", Name: inst + "-pdb"}})
+	}
+	for _, d := range diag.Collapse(found) {
+		fmt.Println(d)
+	}
+	// Output:
+	// templates/pdb.yaml:1: PodDisruptionBudget data/zk-0-pdb: converted policy/v1beta1 PodDisruptionBudget to policy/v1 (and 4 more objects: data/zk-1-pdb, data/zk-2-pdb, data/zk-3-pdb, …)
 }

@@ -12,6 +12,11 @@
 // GitOps tool: Argo CD's and Flux's annotations are the adapters' (the
 // core never imports an adapter; internal/test/arch tests it).
 //
+// Warnings and notes (conversions, fields an API type lacks, values
+// copied out of Secrets, package fields KUDO ignored) are carried on the
+// objects they concern ([AnnWarnings]) and reported once each when the
+// render ends ([Options.Warn], [Options.Note]).
+//
 // Rendering is all or nothing: on any error it returns no items, so an
 // adapter never prints a partial stream.
 package engine

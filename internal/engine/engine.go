@@ -28,8 +28,8 @@ type Request struct {
 	Plans    []string       // default: deploy
 	Params   map[string]any // values from the FunctionConfig
 	// Target names the output's target (argocd, plain, flux). The core
-	// does not interpret it: it is part of the processed-by marker, and the
-	// adapter's Options.Decorate writes the target's annotations.
+	// does not interpret it: the adapter's Options.Decorate writes the
+	// target's annotations.
 	Target    string
 	PipeNames map[string]string
 	// ServerSideApply overrides the default (on for KEP-0009 bundles,
@@ -37,8 +37,7 @@ type Request struct {
 	ServerSideApply *bool
 	PublisherImage  string
 	// KubeVersion is the Kubernetes version the config asks for ("1.34"),
-	// "" for the default: part of the processed-by marker, since it
-	// changes the output (Options.KubeVersion is what the render uses).
+	// "" for the default (Options.KubeVersion is what the render uses).
 	KubeVersion string
 	// Source is the provenance written on every object; default
 	// name@version of the bundle. Extensions list their chain
@@ -78,29 +77,6 @@ func ServerSideApply(b *bundle.Bundle, override *bool) bool {
 		return *override
 	}
 	return b.Format == bundle.FormatFramework
-}
-
-// Marker is the processed-by marker the objects of req carry:
-// <framework>@<version>/<digest of everything the render reads>.
-func Marker(req Request) (string, error) {
-	extra := map[string]string{"publisherImage": req.PublisherImage, "source": req.Source, "origin": req.Origin}
-	for k, v := range req.PipeNames {
-		extra["pipe."+k] = v
-	}
-	if req.ServerSideApply != nil {
-		extra["serverSideApply"] = fmt.Sprint(*req.ServerSideApply)
-	}
-	if req.KubeVersion != "" {
-		extra["kubeVersion"] = req.KubeVersion
-	}
-	d, err := digest.InputDigest(digest.Input{
-		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
-		Plans: req.plans(), Target: req.Target, Params: req.Params, Extra: extra,
-	})
-	if err != nil {
-		return "", err
-	}
-	return digest.Marker(req.Bundle, d), nil
 }
 
 // DependencyResolver loads the package a KudoOperator task names, and
@@ -147,8 +123,9 @@ type Item struct {
 	// Parent is the instance whose KudoOperator task installs the object's
 	// instance; empty for objects of the instance rendered.
 	Parent string
-	// marker is the processed-by marker of the object's request.
-	marker string
+	// bundle is the framework@version of the object's request, which its
+	// processed-by marker names.
+	bundle string
 	// dir is the folder of a dependency's package relative to the
 	// rendered bundle, when known: problems of the object are in
 	// dir/Meta.Template.
@@ -180,7 +157,10 @@ type Options struct {
 	// FailOnSecretCopy makes copying a value out of a Secret into another
 	// kind of object an error instead of a warning.
 	FailOnSecretCopy bool
-	// Warn receives warnings; nil discards them.
+	// Warn receives the text of warnings and notes, each problem once
+	// (a problem of many objects names the first and counts the others),
+	// when the render ends; nil discards them. Each object also carries
+	// its own (AnnWarnings).
 	Warn func(string)
 	// Strict makes the warnings of the bundles (unknown fields KUDO
 	// ignored) errors.
@@ -210,8 +190,9 @@ type Options struct {
 	LoadCRDs func() ([]*object.Object, error)
 	// NoValidate skips the validation against the Kubernetes API.
 	NoValidate bool
-	// Note, when set, receives notes (a conversion to another API
-	// version) as diagnostics; otherwise Warn gets their text.
+	// Note, when set, receives the warnings and notes (a conversion to
+	// another API version) as diagnostics instead of Warn, each problem
+	// once.
 	Note func(*diag.Diagnostic)
 	// Decorate, when set, writes an adapter's annotations (Argo CD waves
 	// and hooks, Flux's force) once objects are final but before their
@@ -255,7 +236,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	if err := opts.Budget.Charge(limits.RenderInstances, int64(len(reqs)), fmt.Sprintf("%d instances requested", len(reqs))); err != nil {
 		return nil, err
 	}
-	items, warnings, off, err := renderAll(reqs, opts.Budget)
+	items, tolerated, off, err := renderAll(reqs, opts.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -267,10 +248,13 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	objs := Objects(items)
 	sec := &secrets{objs: objs, lookup: opts.Lookup}
 	opts = sec.options(opts)
-	if err := report(warnings, opts); err != nil {
+	found, err := bundleWarnings(tolerated, opts)
+	if err != nil {
 		return nil, sec.err(err)
 	}
-	if err := process(items, objs, reqs, opts, sec); err != nil {
+	err = process(items, objs, reqs, opts, sec, found)
+	found.report(opts) // what was found, also when a later stage failed
+	if err != nil {
 		return nil, sec.err(err)
 	}
 	Sort(items)
@@ -279,11 +263,12 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 
 // process runs the stages after rendering: typing, KUDO's labels,
 // conversions, references, dependency hashes, the adapter's annotations,
-// digests and validation.
-func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets) error {
+// each object's warnings, digests and validation. Warnings and notes go
+// to found.
+func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets, found *findings) error {
 	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
 	defer func() { done() }()
-	if err := normalize(objs, items, opts); err != nil {
+	if err := normalize(objs, items, opts, found); err != nil {
 		return err
 	}
 	scopes := enhance.ScopesOf(objs)
@@ -292,7 +277,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	// After KUDO's labels: a removed version's defaults that the successor
 	// changed are written out, and some come from the labels (the selector
 	// extensions/v1beta1 took from the pod template's labels).
-	if err := convert(items, opts); err != nil {
+	if err := convert(items, opts, found); err != nil {
 		return err
 	}
 	lookup := opts.Lookup
@@ -306,7 +291,13 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	}
 	done()
 	done = limits.Doing("resolving getValueFrom references")
-	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Warn: opts.Warn, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget}
+	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget,
+		Warning: func(obj *object.Object, d *diag.Diagnostic) {
+			if it := itemOf(items, d.Resource); it != nil {
+				place(d, *it)
+			}
+			found.add(d, obj)
+		}}
 	if err := refs.Resolve(objs, lookup, ro); err != nil {
 		return placeProblems("cannot resolve references", err, items)
 	}
@@ -316,6 +307,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	if opts.Decorate != nil {
 		opts.Decorate(items)
 	}
+	found.annotate(items, sec)
 	done()
 	done = limits.Doing(fmt.Sprintf("digesting %d objects", len(items)))
 	if err := finish(items, reqs); err != nil {
@@ -333,7 +325,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 // request order: for each request, the common/ manifests of frameworks no
 // earlier request brought, then its own objects. The result is the same
 // whatever the scheduling.
-func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnostic, []OffToggle, error) {
+func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []OffToggle, error) {
 	results := make([]rendered, len(reqs))
 	par.Do(len(reqs), func(i int) {
 		defer limits.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
@@ -347,20 +339,15 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnosti
 		}
 		items = make([]Item, 0, n)
 	}
-	var warnings []*diag.Diagnostic
+	var warnings []*finding
 	var off []OffToggle
 	seen := map[string]bool{}
-	warned := map[*diag.Diagnostic]bool{}
+	warned := map[*diag.Diagnostic]*finding{}
 	for i, r := range results {
 		if r.err != nil {
 			return nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
 		}
-		for _, w := range r.warnings {
-			if !warned[w] {
-				warned[w] = true
-				warnings = append(warnings, w)
-			}
-		}
+		start := len(items)
 		for _, c := range r.commons {
 			if !seen[c.id] {
 				seen[c.id] = true
@@ -373,47 +360,57 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*diag.Diagnosti
 			items = append(items, r.items...)
 		}
 		off = append(off, r.off...)
+		// A package's warning is about every object of its instances.
+		for _, w := range r.warnings {
+			fd := warned[w]
+			if fd == nil {
+				fd = &finding{d: w}
+				warned[w] = fd
+				warnings = append(warnings, fd)
+			}
+			fd.objs = append(fd.objs, Objects(items[start:])...)
+		}
 	}
 	return items, warnings, off, nil
 }
 
 // normalize types the scalars of the objects the way Kubernetes reads
 // them and removes the fields their API type does not have (package kube),
-// reporting each removal.
-func normalize(objs []*object.Object, items []Item, opts Options) error {
-	found, err := kube.Normalize(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
+// each removal a warning about its object.
+func normalize(objs []*object.Object, items []Item, opts Options, found *findings) error {
+	each, err := kube.NormalizeEach(objs, kube.Options{Strict: opts.Strict, Where: func(i int) string { return items[i].Meta.Template }})
 	if err != nil {
 		return err
 	}
-	if opts.Warn != nil {
-		for _, d := range found {
-			opts.Warn(d.Error())
+	for i, ds := range each {
+		for _, d := range ds {
+			place(d, items[i])
+			found.add(d, objs[i])
 		}
 	}
 	return nil
 }
 
-// report gives the bundles' warnings to opts.Warn, once each, in request
-// order; with opts.Strict they are an error.
-func report(warnings []*diag.Diagnostic, opts Options) error {
-	if len(warnings) == 0 {
-		return nil
-	}
-	if opts.Strict {
-		errs := make([]*diag.Diagnostic, len(warnings))
-		for i, w := range warnings {
-			c := *w
+// bundleWarnings are the findings of the render so far: the bundles'
+// warnings (what KUDO ignored), each about the objects of the instances
+// of its package; with opts.Strict they are an error.
+func bundleWarnings(tolerated []*finding, opts Options) (*findings, error) {
+	if opts.Strict && len(tolerated) > 0 {
+		errs := make([]*diag.Diagnostic, len(tolerated))
+		for i, fd := range tolerated {
+			c := *fd.d
 			c.Severity = diag.SeverityError
 			errs[i] = &c
 		}
-		return &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
+		return nil, &diag.Error{Head: "strict: the packages have problems KUDO ignored", List: errs}
 	}
-	if opts.Warn != nil {
-		for _, w := range warnings {
-			opts.Warn(w.Error() + diag.Tolerated)
-		}
+	found := &findings{}
+	for _, fd := range tolerated {
+		c := *fd.d
+		c.Msg += diag.Tolerated
+		found.add(&c, fd.objs...)
 	}
-	return nil
+	return found, nil
 }
 
 // rendered is the result of one request.
@@ -444,46 +441,30 @@ type common struct {
 }
 
 func renderRequest(req Request, budget *limits.Budget) rendered {
-	// The marker digests the whole package (JSON of the model): it is
-	// worked out on another core while the request renders, which only
-	// reads the package. A render error still wins over a marker error.
-	type markerResult struct {
-		marker string
-		err    error
-	}
-	mc := make(chan markerResult, 1)
-	go func() {
-		m, err := Marker(req)
-		mc <- markerResult{m, err}
-	}()
 	in, err := renderOne(req, budget)
-	mr := <-mc
 	if err != nil {
 		return rendered{err: err}
 	}
-	marker, err := mr.marker, mr.err
-	if err != nil {
-		return rendered{err: err}
-	}
+	id := req.Bundle.ID()
 	for i := range in.items {
-		in.items[i].marker = marker
+		in.items[i].bundle = id
 	}
 	for _, c := range in.commonList {
 		for i := range c.items {
-			c.items[i].marker = marker
+			c.items[i].bundle = id
 		}
 	}
 	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
 }
 
 // finish writes resource versions and processed-markers, which digest
-// everything else, and checks the pinned resource versions.
+// each object's content, and checks the pinned resource versions.
 func finish(items []Item, reqs []Request) error {
 	// After Decorate, which may have changed the items: an object listed
 	// twice is annotated twice, in item order.
 	errs := make([]error, len(items))
 	par.DoIf(par.Distinct(Objects(items)), len(items), func(i int) {
-		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].marker)
+		errs[i] = digest.Annotate([]*object.Object{items[i].Obj}, items[i].bundle)
 	})
 	if err := par.FirstError(errs); err != nil {
 		return err

@@ -32,9 +32,9 @@ func place(d *diag.Diagnostic, it Item) {
 }
 
 // convert converts the objects whose API version the target Kubernetes
-// version no longer serves (package kube/versions), reporting each
-// conversion as a note; all refusals are returned at once.
-func convert(items []Item, opts Options) error {
+// version no longer serves (package kube/versions), each conversion a
+// note about its object; all refusals are returned at once.
+func convert(items []Item, opts Options, found *findings) error {
 	v := kubeVersion(opts)
 	notes := make([]*diag.Diagnostic, len(items))
 	errs := make([]error, len(items))
@@ -57,7 +57,7 @@ func convert(items []Item, opts Options) error {
 	for i, n := range notes {
 		if n != nil {
 			place(n, items[i])
-			opts.note(n)
+			found.add(n, items[i].Obj)
 		}
 	}
 	return nil

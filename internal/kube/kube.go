@@ -23,23 +23,36 @@ type Options struct {
 // built-in kinds that their API type does not have. It returns one warning
 // per removed field (errors when strict).
 func Normalize(objs []*object.Object, opts Options) ([]*diag.Diagnostic, error) {
+	each, err := NormalizeEach(objs, opts)
+	var found []*diag.Diagnostic
+	for _, ds := range each {
+		found = append(found, ds...)
+	}
+	return found, err
+}
+
+// NormalizeEach is Normalize, with the warnings of each object apart
+// (those of objs[i] at i), so that each can be told to its object.
+func NormalizeEach(objs []*object.Object, opts Options) ([][]*diag.Diagnostic, error) {
 	crds := crdSchemas(objs)
 	// Objects are typed on all cores (each only reads the schemas);
 	// diagnostics keep object order.
 	each := make([][]*diag.Diagnostic, len(objs))
 	// An object listed twice is typed twice, in order.
 	par.DoIf(par.Distinct(objs), len(objs), func(i int) { each[i] = normalizeOne(objs[i], i, crds, opts) })
-	var found []*diag.Diagnostic
-	for _, ds := range each {
-		found = append(found, ds...)
-	}
-	if opts.Strict && len(found) > 0 {
-		for _, d := range found {
-			d.Severity = diag.SeverityError
+	if opts.Strict {
+		var found []*diag.Diagnostic
+		for _, ds := range each {
+			for _, d := range ds {
+				d.Severity = diag.SeverityError
+				found = append(found, d)
+			}
 		}
-		return nil, &diag.Error{Head: "strict: objects have fields their API type does not have", List: found}
+		if len(found) > 0 {
+			return nil, &diag.Error{Head: "strict: objects have fields their API type does not have", List: found}
+		}
 	}
-	return found, nil
+	return each, nil
 }
 
 // normalizeOne types the YAML 1.1 booleans of object o (the i-th) and

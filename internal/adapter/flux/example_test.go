@@ -29,15 +29,26 @@ func ExampleLayout() {
 	for _, f := range slices.Sorted(maps.Keys(files)) {
 		fmt.Println(f)
 	}
+	fmt.Print(string(files["common/namespace_prod.yaml"]))
 	fmt.Print(string(files["flux/"+flux.KustomizationName(step("app"))+".yaml"]))
 	// Output:
 	// 00-deploy-main-config-33ac0eec9fcc8bfc/configmap_web.yaml
 	// 00-deploy-main-config-33ac0eec9fcc8bfc/kustomization.yaml
 	// 01-deploy-main-app-159727dba0f01a27/kustomization.yaml
 	// 01-deploy-main-app-159727dba0f01a27/service_web.yaml
+	// common/kustomization.yaml
+	// common/namespace_prod.yaml
 	// flux/kustomization.yaml
+	// flux/shop-common-17b1ff221f00ef32.yaml
 	// flux/shop-deploy-main-app-159727dba0f01a27.yaml
 	// flux/shop-deploy-main-config-33ac0eec9fcc8bfc.yaml
+	// apiVersion: v1
+	// kind: Namespace
+	// metadata:
+	//   annotations:
+	//     kustomize.toolkit.fluxcd.io/prune: disabled
+	//     kustomize.toolkit.fluxcd.io/ssa: IfNotPresent
+	//   name: prod
 	// apiVersion: kustomize.toolkit.fluxcd.io/v1
 	// kind: Kustomization
 	// metadata:
@@ -49,8 +60,10 @@ func ExampleLayout() {
 	//   interval: 10m
 	//   path: ./01-deploy-main-app-159727dba0f01a27
 	//   prune: true
+	//   retryInterval: 1m
 	//   sourceRef:
 	//     kind: OCIRepository
 	//     name: shop
+	//   timeout: 5m
 	//   wait: true
 }

@@ -20,9 +20,9 @@ import (
 type Options struct {
 	// Name prefixes the Kustomizations (usually the instance name).
 	Name string
-	// InstanceNamespace is the instance's namespace: with Name it names
-	// common/'s Kustomization, so that instances of one name in two
-	// namespaces, published to one Flux namespace, do not share it.
+	// InstanceNamespace is the instance's namespace ("" is default): with
+	// Name it names common/'s Kustomization, so that instances of one name
+	// in two namespaces, published to one Flux namespace, do not share it.
 	InstanceNamespace string
 	// Namespace of the Kustomizations; default flux-system.
 	Namespace string
@@ -30,9 +30,38 @@ type Options struct {
 	// default an OCIRepository named Name (the artifact that
 	// `flux push artifact` publishes from the output folder).
 	SourceKind, SourceName string
-	// Interval of the Kustomizations; default 10m.
+	// Interval of the Kustomizations; default DefaultInterval.
 	Interval string
+	// RetryInterval is how soon a step whose apply or health check failed
+	// is tried again; default DefaultRetryInterval (Flux's own default is
+	// Interval).
+	RetryInterval string
+	// Timeout bounds a step's apply and health checks; default
+	// DefaultTimeout (Flux's own is Interval less 30 seconds).
+	Timeout string
+	// LeaveNamespace leaves the instance's namespace out of the output:
+	// someone else creates it. Otherwise common/ holds it (see Layout).
+	LeaveNamespace bool
 }
+
+// Defaults of the Kustomizations' timing (docs/flux.md).
+const (
+	DefaultInterval      = "10m"
+	DefaultRetryInterval = "1m"
+	DefaultTimeout       = "5m"
+	// ParentTimeout bounds the wait of the Kustomization that applies
+	// flux/ (the parent) for its steps: with wait: true it is Ready only
+	// once every step is, and says which is not otherwise.
+	ParentTimeout = "15m"
+)
+
+// Annotations of the Namespace Layout writes: Flux creates it when it is
+// missing, never changes one that exists, and never deletes it (the
+// PersistentVolumeClaims of a data service live in it).
+const (
+	AnnSSA   = "kustomize.toolkit.fluxcd.io/ssa"
+	AnnPrune = "kustomize.toolkit.fluxcd.io/prune"
+)
 
 var dnsUnsafe = lazy.Regexp(`[^a-z0-9-]+`)
 
@@ -40,8 +69,16 @@ var dnsUnsafe = lazy.Regexp(`[^a-z0-9-]+`)
 // that step applies first), each with plain YAML files (named by
 // output.Names) and a kustomization.yaml, and flux/ with one
 // kustomize.toolkit.fluxcd.io/v1 Kustomization per folder. Each
-// Kustomization waits for its objects (wait: true) and depends on the
+// Kustomization waits for its objects (wait: true, within Timeout, a
+// failure tried again after RetryInterval) and depends on the
 // Kustomizations of the previous wave, so Flux applies the plan in order.
+// A Kustomization carries the warnings of its objects
+// (engine.AnnWarnings), where `kubectl describe kustomization` shows them.
+//
+// common/, applied before every step, holds the instance's Namespace
+// (unless LeaveNamespace, or the render holds it): Flux creates it when it
+// is missing (kustomize.toolkit.fluxcd.io/ssa: IfNotPresent), never
+// changes one that exists, and never prunes it.
 //
 // A Kustomization's name identifies its step, never its position: see
 // [KustomizationName]. Adding a plan or a step renames nothing that
@@ -52,7 +89,7 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 	opts = opts.withDefaults()
 	out := map[string][]byte{}
 	var prev, cur, fluxFiles []string // Kustomizations of the previous and current wave
-	groups, err := groupBySteps(items, opts)
+	groups, err := groupBySteps(withNamespace(items, opts), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +100,7 @@ func Layout(items []engine.Item, opts Options) (map[string][]byte, error) {
 		if err := g.write(out); err != nil {
 			return nil, err
 		}
-		fk, err := yaml.Marshal(kustomization(g.name, g.folder, prev, opts))
+		fk, err := yaml.Marshal(kustomization(g, prev, opts))
 		if err != nil {
 			return nil, err
 		}
@@ -158,9 +195,36 @@ func (o Options) withDefaults() Options {
 		o.SourceName = o.Name
 	}
 	if o.Interval == "" {
-		o.Interval = "10m"
+		o.Interval = DefaultInterval
+	}
+	if o.RetryInterval == "" {
+		o.RetryInterval = DefaultRetryInterval
+	}
+	if o.Timeout == "" {
+		o.Timeout = DefaultTimeout
 	}
 	return o
+}
+
+// withNamespace is items with the instance's Namespace first, in common/
+// (wave -1, before every step), unless opts leave it out or the render
+// holds it.
+func withNamespace(items []engine.Item, opts Options) []engine.Item {
+	if opts.LeaveNamespace {
+		return items
+	}
+	ns := opts.InstanceNamespace
+	if ns == "" {
+		ns = "default" // as the engine's
+	}
+	for _, it := range items {
+		if it.Obj.Kind() == "Namespace" && it.Obj.APIVersion() == "v1" && it.Obj.Name() == ns {
+			return items
+		}
+	}
+	obj := object.New(map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns,
+		"annotations": map[string]any{AnnSSA: "IfNotPresent", AnnPrune: "disabled"}}})
+	return append([]engine.Item{{Obj: obj, Wave: -1}}, items...)
 }
 
 // group is the objects of one folder: one step, or common/.
@@ -236,13 +300,15 @@ func (g *group) write(out map[string][]byte) error {
 }
 
 // kustomization is the Flux Kustomization of one folder.
-func kustomization(name, folder string, dependsOn []string, opts Options) map[string]any {
+func kustomization(g *group, dependsOn []string, opts Options) map[string]any {
 	spec := map[string]any{
-		"interval":  opts.Interval,
-		"path":      "./" + folder,
-		"prune":     true,
-		"wait":      true,
-		"sourceRef": map[string]any{"kind": opts.SourceKind, "name": opts.SourceName},
+		"interval":      opts.Interval,
+		"retryInterval": opts.RetryInterval,
+		"timeout":       opts.Timeout,
+		"path":          "./" + g.folder,
+		"prune":         true,
+		"wait":          true,
+		"sourceRef":     map[string]any{"kind": opts.SourceKind, "name": opts.SourceName},
 	}
 	if len(dependsOn) > 0 {
 		var deps []any
@@ -251,12 +317,52 @@ func kustomization(name, folder string, dependsOn []string, opts Options) map[st
 		}
 		spec["dependsOn"] = deps
 	}
+	md := map[string]any{"name": g.name, "namespace": opts.Namespace}
+	if w := g.warnings(); w != "" {
+		md["annotations"] = map[string]any{engine.AnnWarnings: w}
+	}
 	return map[string]any{
 		"apiVersion": "kustomize.toolkit.fluxcd.io/v1",
 		"kind":       "Kustomization",
-		"metadata":   map[string]any{"name": name, "namespace": opts.Namespace},
+		"metadata":   md,
 		"spec":       spec,
 	}
+}
+
+// warnings are the warnings the objects of a group carry, each once,
+// with the objects it is on (engine.WarningsText bounds them); "" when
+// there are none.
+func (g *group) warnings() string {
+	var lines []string
+	on := map[string][]string{}
+	for _, o := range g.objs {
+		text := o.String("metadata", "annotations", engine.AnnWarnings)
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			if _, ok := on[l]; !ok {
+				lines = append(lines, l)
+			}
+			who := o.Kind() + " " + o.Name()
+			if ns := o.Namespace(); ns != "" {
+				who = o.Kind() + " " + ns + "/" + o.Name()
+			}
+			on[l] = append(on[l], who)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	for i, l := range lines {
+		objs := on[l]
+		where := strings.Join(objs[:min(len(objs), 3)], ", ")
+		if len(objs) > 3 {
+			where += fmt.Sprintf(" and %d more", len(objs)-3)
+		}
+		lines[i] = where + ": " + l
+	}
+	return engine.WarningsText(lines)
 }
 
 func dnsName(s string) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/visible"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -34,9 +35,13 @@ type application struct {
 type kustomization struct {
 	header `yaml:",inline"`
 	Spec   struct {
-		Interval  string `yaml:"interval"`
-		Path      string `yaml:"path"`
-		Prune     bool   `yaml:"prune"`
+		Interval      string `yaml:"interval"`
+		RetryInterval string `yaml:"retryInterval"`
+		Timeout       string `yaml:"timeout"`
+		Path          string `yaml:"path"`
+		Prune         bool   `yaml:"prune"`
+		// Wait makes it Ready only when every step's Kustomization is.
+		Wait      bool `yaml:"wait"`
 		SourceRef struct {
 			Kind string `yaml:"kind"`
 			Name string `yaml:"name"`
@@ -81,7 +86,8 @@ func (im *importer) application(in *Instance) ([]byte, string, error) {
 		var k kustomization
 		k.APIVersion, k.Kind = "kustomize.toolkit.fluxcd.io/v1", "Kustomization"
 		k.Metadata.Name, k.Metadata.Namespace = in.Name, "flux-system"
-		k.Spec.Interval, k.Spec.Path = "10m", "./flux"
+		k.Spec.Interval, k.Spec.Path = flux.DefaultInterval, "./flux"
+		k.Spec.RetryInterval, k.Spec.Timeout, k.Spec.Wait = flux.DefaultRetryInterval, flux.ParentTimeout, true
 		k.Spec.SourceRef.Kind, k.Spec.SourceRef.Name = "OCIRepository", in.Name
 		data, err := marshal(k)
 		head := fmt.Sprintf(`# Flux cannot run kudo-render: render in CI and push the result (docs/flux.md):

@@ -11,8 +11,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/migrate"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
@@ -218,4 +224,24 @@ func TestImportNotesChangedTemplates(t *testing.T) {
 	if len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0], want) {
 		t.Errorf("notes %q, want one starting %q", res.Notes, want)
 	}
+}
+
+// TestFluxParentReflectsSteps: the Kustomization the import writes to
+// apply the render's flux/ folder decodes strictly with Flux's own API
+// type and waits for the steps (wait: true, within its timeout), so it is
+// Ready only when every step is (it reported Ready while its steps
+// failed, issue 33); a failure is tried again within a minute.
+func TestFluxParentReflectsSteps(t *testing.T) {
+	res, err := importBytes(t, shopExport(t), migrate.Options{OutDir: t.TempDir(), Target: migrate.TargetFlux})
+	assert.NilError(t, err)
+	data, err := yaml.YAMLToJSON(res.Files["web/shop/flux-kustomization.yaml"])
+	assert.NilError(t, err)
+	var k kustomizev1.Kustomization
+	strict, err := sigsjson.UnmarshalStrict(data, &k, sigsjson.DisallowUnknownFields, sigsjson.DisallowDuplicateFields)
+	assert.NilError(t, err)
+	assert.Check(t, len(strict) == 0, "%v", strict)
+	assert.Check(t, k.Spec.Wait, "the parent does not wait for its steps")
+	assert.Check(t, is.Equal(k.GetTimeout(), 15*time.Minute))
+	assert.Check(t, is.Equal(k.GetRetryInterval(), time.Minute))
+	assert.Check(t, is.Equal(k.Spec.Path, "./flux"))
 }

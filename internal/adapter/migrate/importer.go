@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -29,9 +28,11 @@ type Options struct {
 	// OutDir is the folder the files will be written to (the root of the
 	// GitOps repository); relative paths to Operators are computed from it.
 	OutDir string
-	// Operators is a folder of packages (<operator>/<version>/ or
-	// <operator>/ with that operatorVersion); "" rebuilds every package
-	// from its OperatorVersion into operators/<name>/<version>/.
+	// Operators is a folder of packages, found by the name and version
+	// their operator.yaml declares wherever they are below it (a checkout
+	// of kudobuilder/operators: repository/<name>/operator/); "" rebuilds
+	// every package from its OperatorVersion into
+	// operators/<name>/<version>/.
 	Operators string
 	// Target is TargetArgoCD (default) or TargetFlux.
 	Target string
@@ -63,6 +64,8 @@ type importer struct {
 	rebuilt map[string]bool
 	// appNames maps the names of written applications to their instance.
 	appNames map[string]string
+	// index is the packages of Options.Operators, once searched.
+	index *index
 }
 
 // pkg is the package of an OperatorVersion: its folder (a slash path
@@ -199,24 +202,34 @@ func checkNames(ov *OperatorVersion) error {
 	return joinSorted(errs)
 }
 
-// findPackage looks the package of ov up in Options.Operators.
+// findPackage looks the package of ov up in Options.Operators, by the
+// name and version packages declare, wherever they are below it (the
+// folder is searched once per import).
 func (im *importer) findPackage(ov *OperatorVersion) (*pkg, error) {
-	var tried []string
-	for _, rel := range []string{path.Join(ov.Operator, ov.Version), ov.Operator} {
-		dir := filepath.Join(im.opts.Operators, filepath.FromSlash(rel))
-		b, err := bundle.LoadDir(dir)
+	if im.index == nil {
+		ix, err := indexPackages(im.opts.Operators)
 		if err != nil {
-			tried = append(tried, rel+"/")
-			continue
+			return nil, err
 		}
-		if b.Name == ov.Operator && b.Version == ov.Version {
-			im.noteTemplates(ov, b, dir)
-			return &pkg{dir: dir, b: b}, nil
-		}
-		tried = append(tried, fmt.Sprintf("%s/ (%s %s)", rel, b.Name, b.Version))
+		im.index = ix
 	}
-	return nil, fmt.Errorf("%s: package %s version %s is not in --operators %s (looked at %s); without --operators it is rebuilt from the OperatorVersion",
-		whereOV(ov), ov.Operator, ov.Version, im.opts.Operators, strings.Join(tried, ", "))
+	dir, ok, err := im.index.find(ov.Operator, ov.Version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", whereOV(ov), err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s: %s; without --operators it is rebuilt from the OperatorVersion",
+			whereOV(ov), im.index.missing(ov.Operator, ov.Version))
+	}
+	b, err := bundle.LoadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the package in %s: %w", whereOV(ov), dir, err)
+	}
+	if b.Name != ov.Operator || b.Version != ov.Version {
+		return nil, fmt.Errorf("%s: the package in %s loads as %s %s, not %s %s", whereOV(ov), dir, quote(b.Name), quote(b.Version), quote(ov.Operator), quote(ov.Version))
+	}
+	im.noteTemplates(ov, b, dir)
+	return &pkg{dir: dir, b: b}, nil
 }
 
 // rebuildPackage rebuilds the package of ov into operators/<name>/<version>/.

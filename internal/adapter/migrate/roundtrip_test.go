@@ -32,19 +32,18 @@ func run(args ...string) (stdout, stderr string, err error) {
 // package rendered with the same parameters.
 func TestCorpusRoundTrip(t *testing.T) {
 	ops := testcorpus.Operators(t) // skips when ../shared/corpus is absent
+	// A parameter given its default value is left out by the import: the
+	// objects are the same, and so are their processed-by markers, which
+	// digest each object, not the values given.
 	cases := []struct {
 		reason, pkg, name string
 		params            map[string]string
-		// givenDefault: the instance gives a parameter its default value,
-		// which the import leaves out; the objects are the same, but the
-		// processed-by marker digests the given values, so it differs.
-		givenDefault bool
 	}{
-		{"defaults only: no spec.params", "zookeeper", "zk", nil, false},
-		{"non-default parameters are carried over", "zookeeper", "zk-big", map[string]string{"NODE_COUNT": "5", "MEMORY": "2Gi"}, false},
-		{"a parameter given its default value is left out", "zookeeper", "zk-same", map[string]string{"NODE_COUNT": "5", "CPUS": "250m"}, true},
-		{"kafka's 200 parameters, defaults only", "kafka", "kafka", nil, false},
-		{"kafka with non-default parameters", "kafka", "kafka-tuned", map[string]string{"BROKER_COUNT": "5", "ZOOKEEPER_URI": "zk-cs.data:2181"}, false},
+		{"defaults only: no spec.params", "zookeeper", "zk", nil},
+		{"non-default parameters are carried over", "zookeeper", "zk-big", map[string]string{"NODE_COUNT": "5", "MEMORY": "2Gi"}},
+		{"a parameter given its default value is left out", "zookeeper", "zk-same", map[string]string{"NODE_COUNT": "5", "CPUS": "250m"}},
+		{"kafka's 200 parameters, defaults only", "kafka", "kafka", nil},
+		{"kafka with non-default parameters", "kafka", "kafka-tuned", map[string]string{"BROKER_COUNT": "5", "ZOOKEEPER_URI": "zk-cs.data:2181"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,9 +85,6 @@ func TestCorpusRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: render of the import: %v\n%s", c.reason, err, stderr)
 			}
-			if c.givenDefault {
-				got, want = withoutMarker(got), withoutMarker(want)
-			}
 			if got != want {
 				t.Errorf("%s: the imported instance renders differently:\n%s", c.reason, firstDiff(want, got))
 			}
@@ -101,9 +97,6 @@ func TestCorpusRoundTrip(t *testing.T) {
 				t.Errorf("%s: import --operators rebuilt packages", c.reason)
 			}
 			got, stderr, err = run("render", filepath.Join(ref, "data", c.name, "kudo-render.yaml"))
-			if c.givenDefault {
-				got = withoutMarker(got)
-			}
 			if err != nil || got != want {
 				t.Errorf("%s: with --operators the imported instance renders differently (%v):\n%s", c.reason, err, firstDiff(want, got))
 			}
@@ -120,18 +113,6 @@ func firstDiff(a, b string) string {
 		}
 	}
 	return "lengths differ: " + strconv.Itoa(len(la)) + " and " + strconv.Itoa(len(lb)) + " lines"
-}
-
-// withoutMarker drops the processed-by annotations of a stream.
-func withoutMarker(s string) string {
-	lines := strings.Split(s, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if !strings.Contains(l, "kudorender.dev/processed-by:") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // TestDependencyRoundTrip: an instance whose KudoOperator task made a
@@ -171,13 +152,12 @@ func TestDependencyRoundTrip(t *testing.T) {
 		t.Errorf("not every object of the import asks for server-side apply:\n%s", got)
 	}
 	got = strings.ReplaceAll(got, ssa, "")
-	// The marker digests the parameters as given (typed here, text on the
-	// command line) and the rewritten dependency path, the resource
-	// versions the sync options: only they may differ.
-	digests := regexp.MustCompile(`(?m)^\s+kudorender.dev/resource-version: .*\n`)
+	// The resource versions and processed-by markers digest the sync
+	// options: only they may differ.
+	digests := regexp.MustCompile(`(?m)^\s+kudorender.dev/(resource-version|processed-by): .*\n`)
 	got, want = digests.ReplaceAllString(got, ""), digests.ReplaceAllString(want, "")
-	if withoutMarker(got) != withoutMarker(want) {
-		t.Errorf("the imported instance renders differently:\n%s", firstDiff(withoutMarker(want), withoutMarker(got)))
+	if got != want {
+		t.Errorf("the imported instance renders differently:\n%s", firstDiff(want, got))
 	}
 }
 

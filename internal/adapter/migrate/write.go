@@ -91,6 +91,9 @@ func (im *importer) writeInstance(in *Instance, children []*Instance) error {
 		fr.Spec.ServerSideApply = &ssa
 	}
 	if len(children) > 0 || hasDependencies(p.b) {
+		if err := im.reachable(in, p, children); err != nil {
+			return err
+		}
 		fr.Spec.Repositories = im.repositories(dir)
 	}
 	data, err := marshal(fr)
@@ -183,19 +186,90 @@ func hasDependencies(b *bundle.Bundle) bool {
 }
 
 // repositories are where the dependencies of an instance's package are
-// looked up: the rebuilt packages, and --operators.
+// looked up: the rebuilt packages, and --operators with the folders below
+// it that hold its packages in a layout the render's repositories read
+// (kudobuilder/operators' repository/, say).
 func (im *importer) repositories(dir string) []repository {
 	var out []repository
 	if len(im.rebuilt) > 0 {
 		out = append(out, repository{Name: "imported", Path: strings.Repeat("../", strings.Count(dir, "/")+1) + "operators"})
 	}
-	if im.opts.Operators != "" {
-		rel, err := filepath.Rel(filepath.Join(im.opts.OutDir, dir), im.opts.Operators)
-		if err == nil {
-			out = append(out, repository{Name: "operators", Path: filepath.ToSlash(rel)})
+	if im.opts.Operators == "" {
+		return out
+	}
+	roots := []string{im.opts.Operators}
+	for _, k := range slices.Sorted(maps.Keys(im.pkgs)) {
+		if p := im.pkgs[k]; !p.rebuilt {
+			if r := repositoryRoot(p); r != "" && !slices.Contains(roots, r) {
+				roots = append(roots, r)
+			}
 		}
 	}
+	for i, r := range roots {
+		rel, err := filepath.Rel(filepath.Join(im.opts.OutDir, dir), r)
+		if err != nil {
+			continue
+		}
+		name := "operators"
+		if i > 0 {
+			name += "-" + strconv.Itoa(i+1)
+		}
+		out = append(out, repository{Name: name, Path: filepath.ToSlash(rel)})
+	}
 	return out
+}
+
+// reachable checks that the render can find, through spec.repositories,
+// the package of every child its package's KudoOperator tasks name by
+// name (not by a path): a package found in --operators must lie in one of
+// the layouts repositories read.
+func (im *importer) reachable(in *Instance, p *pkg, children []*Instance) error {
+	for _, c := range children {
+		cp := im.pkgs[Key(c.Namespace, c.OperatorVersion)]
+		if cp == nil || cp.rebuilt || repositoryRoot(cp) != "" || !namesDependency(p.b, cp.b.Name) {
+			continue
+		}
+		return fmt.Errorf("%s: its KudoOperator task installs %s %s by name, which the render looks up in spec.repositories as <name>/<version>/, <name>/, <name>/operator/ or <name>/<app version>/operator/, but --operators has it in %s: move it into one of those folders",
+			where(in), cp.b.Name, cp.b.Version, cp.dir)
+	}
+	return nil
+}
+
+// namesDependency reports whether a KudoOperator task of b names the
+// package name as a name, not a path.
+func namesDependency(b *bundle.Bundle, name string) bool {
+	for _, t := range b.Tasks {
+		if t.Kind == bundle.KindKudoOperator && t.Operator != nil && t.Operator.Package == name {
+			return true
+		}
+	}
+	return false
+}
+
+// repositoryRoot is the folder that a render's spec.repositories entry
+// must name to find p by its name and version (package location's
+// layouts): <root>/<name>/<version>/, <root>/<name>/, and
+// kudobuilder/operators' <root>/<name>/operator/ and
+// <root>/<name>/<app version>/operator/; "" when p is in none of them.
+func repositoryRoot(p *pkg) string {
+	up := func(d string, n int) string {
+		for range n {
+			d = filepath.Dir(d)
+		}
+		return d
+	}
+	base := func(n int) string { return filepath.Base(up(p.dir, n)) }
+	switch {
+	case base(0) == p.b.Version && base(1) == p.b.Name:
+		return up(p.dir, 2)
+	case base(0) == p.b.Name:
+		return up(p.dir, 1)
+	case base(0) == "operator" && base(1) == p.b.Name:
+		return up(p.dir, 2)
+	case base(0) == "operator" && base(2) == p.b.Name:
+		return up(p.dir, 3)
+	}
+	return ""
 }
 
 // relPath is the path of a package relative to the folder dir (below

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -68,44 +67,24 @@ func hasKey(m map[string]any, k string) bool {
 	return ok
 }
 
-// Input is what a render read.
-type Input struct {
-	Bundle    *bundle.Bundle
-	Instance  string
-	Namespace string
-	Plans     []string
-	Target    string
-	Params    map[string]any
-	// Extra holds anything else that changes the output (pipe names,
-	// options), as strings.
-	Extra map[string]string
-}
-
-// InputDigest digests an Input: the whole merged bundle model (files,
-// tasks, plans, parameters; not where in its files a definition sits) and
-// the render's settings.
-func InputDigest(in Input) (string, error) {
-	data, err := json.Marshal(in)
-	if err != nil {
-		return "", fmt.Errorf("cannot digest the render's input: %w", err)
-	}
-	return sum(data), nil
-}
-
-// Marker is the processed-by value: <framework>@<version>/<input digest>.
-func Marker(b *bundle.Bundle, inputDigest string) string {
-	return b.ID() + "/" + inputDigest
+// Marker is the processed-by value of an object: <framework>@<version>
+// of the package that rendered it, then its resource version. It changes
+// only when the object does (or the package's name or version): a
+// parameter that changes one object of a render leaves the others' alone.
+func Marker(bundleID, resourceVersion string) string {
+	return bundleID + "/" + resourceVersion
 }
 
 // Annotate writes the resource version and the processed-by marker on
-// every object.
-func Annotate(objs []*object.Object, marker string) error {
+// every object; bundleID is framework@version of the package that
+// rendered them.
+func Annotate(objs []*object.Object, bundleID string) error {
 	for _, o := range objs {
 		rv, err := Object(o)
 		if err != nil {
 			return err
 		}
-		object.SetStrings(o.Map, map[string]string{AnnResourceVersion: rv, AnnProcessedBy: marker}, "metadata", "annotations")
+		object.SetStrings(o.Map, map[string]string{AnnResourceVersion: rv, AnnProcessedBy: Marker(bundleID, rv)}, "metadata", "annotations")
 	}
 	return nil
 }

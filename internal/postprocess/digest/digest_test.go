@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -54,22 +53,39 @@ func TestObject(t *testing.T) {
 	}
 }
 
-func TestInputDigest(t *testing.T) {
-	b := &bundle.Bundle{Name: "x", Version: "1", Templates: map[string][]byte{"a.yaml": []byte("a")}}
-	in := Input{Bundle: b, Instance: "i", Namespace: "n", Plans: []string{"deploy"}, Params: map[string]any{"A": "1", "B": "2"}}
-	d1, _ := InputDigest(in)
-	in.Params = map[string]any{"B": "2", "A": "1"}
-	d2, _ := InputDigest(in)
-	if d1 != d2 {
-		t.Error("map order changed the digest")
+// TestMarker: the processed-by marker of an object names the package and
+// changes with the object's content alone (issue 33.2).
+func TestMarker(t *testing.T) {
+	marker := func(o *object.Object, id string) string {
+		t.Helper()
+		if err := Annotate([]*object.Object{o}, id); err != nil {
+			t.Fatal(err)
+		}
+		return o.String("metadata", "annotations", AnnProcessedBy)
 	}
-	b.Templates["a.yaml"] = []byte("b")
-	d3, _ := InputDigest(in)
-	if d3 == d1 {
-		t.Error("a template change did not change the digest")
+	base := marker(cm("1", nil), "x@1")
+	rv, _ := Object(cm("1", nil))
+	if base != "x@1/"+rv {
+		t.Errorf("marker %s, want x@1/<resource version %s>", base, rv)
 	}
-	if got := Marker(b, d1); got != "x@1/"+d1 {
-		t.Errorf("Marker = %s", got)
+	cases := map[string]struct {
+		reason string
+		obj    *object.Object
+		id     string
+		same   bool
+	}{
+		"SameObject":      {reason: "The same object of the same package keeps its marker.", obj: cm("1", nil), id: "x@1", same: true},
+		"OldMarker":       {reason: "An earlier marker (another render's) does not count.", obj: cm("1", map[string]any{AnnProcessedBy: "x@1/sha256:old"}), id: "x@1", same: true},
+		"Content":         {reason: "A change of the object changes it.", obj: cm("2", nil), id: "x@1"},
+		"PackageVersion":  {reason: "Another package version changes it.", obj: cm("1", nil), id: "x@2"},
+		"OtherAnnotation": {reason: "Another annotation is content.", obj: cm("1", map[string]any{"a": "b"}), id: "x@1"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := marker(tc.obj, tc.id); (got == base) != tc.same {
+				t.Errorf("%s: %s vs %s", tc.reason, got, base)
+			}
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -21,6 +22,10 @@ type Options struct {
 	// Warn receives warnings, one message each; nil discards them. They are
 	// only given when Resolve succeeds.
 	Warn func(msg string)
+	// Warning, when set, receives the warnings instead of Warn, each with
+	// the object of objs it is about (the one a value was copied into), so
+	// that the warning can be carried on it.
+	Warning func(obj *object.Object, d *diag.Diagnostic)
 	// Edge, when set, is told of every resolved reference: the object that
 	// reads, the object read and the field of the reference.
 	Edge func(from, to *object.Object, field string)
@@ -231,9 +236,15 @@ func resolve(objs, lookup []*object.Object, origins map[*object.Object]string, o
 			maps.Copy(d.orig.Map, d.work)
 		}
 	}
-	if opts.Warn != nil {
-		for _, w := range warnings {
-			opts.Warn(w)
+	for _, w := range warnings {
+		switch {
+		case opts.Warning != nil:
+			for _, d := range w.err.Diagnostics() {
+				d.Severity = diag.SeverityWarning
+				opts.Warning(w.obj, d)
+			}
+		case opts.Warn != nil:
+			opts.Warn(w.err.Error())
 		}
 	}
 	return r, nil
@@ -303,10 +314,16 @@ func (r *resolver) resolveOthers() error {
 	return r.err()
 }
 
+// copyWarning is a value copied out of a Secret into obj.
+type copyWarning struct {
+	obj *object.Object
+	err *SecretCopyError
+}
+
 // secretCopies finds the values copied out of a Secret into another
 // object of objs: warnings, or errors with Options.FailOnSecretCopy.
-func (r *resolver) secretCopies() ([]string, error) {
-	var warnings []string
+func (r *resolver) secretCopies() ([]copyWarning, error) {
+	var warnings []copyWarning
 	for _, d := range r.docs {
 		if !d.emit || isSecret(d.gk) {
 			continue
@@ -322,7 +339,7 @@ func (r *resolver) secretCopies() ([]string, error) {
 			if r.opts.FailOnSecretCopy {
 				r.errs = append(r.errs, e)
 			} else {
-				warnings = append(warnings, e.Error())
+				warnings = append(warnings, copyWarning{d.orig, e})
 			}
 		}
 	}

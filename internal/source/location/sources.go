@@ -12,8 +12,10 @@ import (
 )
 
 // Repository is a named place where frameworks are looked up by name and
-// version, laid out as <framework>/<version>/ or as <framework>/ whose
-// framework.yaml (or operator.yaml) has the version.
+// version, laid out as <framework>/<version>/, as <framework>/ whose
+// framework.yaml (or operator.yaml) has the version, or as
+// kudobuilder/operators lays out its repository/ folder:
+// <framework>/operator/ or <framework>/<app version>/operator/.
 type Repository struct {
 	Name     string
 	Location Location
@@ -88,13 +90,16 @@ func (s *Sources) Find(ctx context.Context, framework, version string) (Location
 		}
 		looked = append(looked, r.Name)
 	}
-	return nil, fmt.Errorf("framework %s version %s not found in repositories %s (layout <framework>/<version>/ or <framework>/ with that version)",
+	return nil, fmt.Errorf("framework %s version %s not found in repositories %s (layout <framework>/<version>/, <framework>/ with that version, or <framework>/operator/ and <framework>/<app version>/operator/ as in kudobuilder/operators)",
 		framework, version, strings.Join(looked, ", "))
 }
 
-// findIn looks in one repository: <framework>/<version>/, or <framework>/
-// with that version (any version when none is asked for). It returns nil,
-// nil when the repository does not have it.
+// findIn looks in one repository: <framework>/<version>/, <framework>/
+// with that version (any version when none is asked for), then
+// kudobuilder/operators' <framework>/operator/ and
+// <framework>/<folder>/operator/ (folders in name order, at most
+// maxAppFolders). It returns nil, nil when the repository does not have
+// it.
 func findIn(ctx context.Context, r Repository, framework, version string) (Location, error) {
 	root, err := r.Location.Open(ctx)
 	if err != nil {
@@ -105,13 +110,30 @@ func findIn(ctx context.Context, r Repository, framework, version string) (Locat
 	if version != "" {
 		dirs = []string{framework + "/" + version, framework}
 	}
-	for _, dir := range dirs {
-		if v, ok := versionAt(root.FS, dir); ok && (dir != framework || version == "" || v == version) {
+	dirs = append(dirs, framework+"/operator")
+	if list, err := fs.ReadDir(root.FS, framework); err == nil {
+		for i, e := range list {
+			if i == maxAppFolders {
+				break
+			}
+			if e.IsDir() && e.Name() != "operator" && !strings.HasPrefix(e.Name(), ".") {
+				dirs = append(dirs, framework+"/"+e.Name()+"/operator")
+			}
+		}
+	}
+	for i, dir := range dirs {
+		// <framework>/<version>/ is that version by its name; any other
+		// folder by what its package declares.
+		if v, ok := versionAt(root.FS, dir); ok && (version == "" || v == version || i == 0 && dir != framework) {
 			return r.Location.Join(dir)
 		}
 	}
 	return nil, nil
 }
+
+// maxAppFolders bounds the folders of <framework>/ that findIn looks into
+// for kudobuilder/operators' <framework>/<app version>/operator/.
+const maxAppFolders = 100
 
 // versionAt reads the version of the bundle in dir, if there is one.
 func versionAt(root fs.FS, dir string) (string, bool) {

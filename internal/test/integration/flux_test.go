@@ -1,10 +1,15 @@
 package integration
 
 import (
+	"encoding/base64"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	sigsjson "sigs.k8s.io/json"
@@ -12,16 +17,18 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 )
 
-// TestFluxLayout renders the mysql example for Flux and builds every
-// folder with kustomize, as Flux's kustomize-controller would; the Flux
-// Kustomizations chain the plan's waves with dependsOn.
+// TestFluxLayout renders the Flux example (the mysql example's instance,
+// spec.flux set) and builds every folder with kustomize, as Flux's
+// kustomize-controller would; the Flux Kustomizations chain the plan's
+// waves with dependsOn.
 func TestFluxLayout(t *testing.T) {
 	kz := tool(t, "kustomize")
 	out := filepath.Join(t.TempDir(), "out")
-	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/mysql/render.yaml", "--target", "flux", "--output-dir", out); err != nil {
+	if _, errs, err := run(t, "../../..", nil, binary, "render", "examples/flux/shop-db.yaml", "--output-dir", out); err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
 	folders, _ := filepath.Glob(filepath.Join(out, "*", "kustomization.yaml"))
@@ -45,6 +52,12 @@ func TestFluxLayout(t *testing.T) {
 			k := strictKustomization(t, doc)
 			if !k.Spec.Wait {
 				t.Errorf("%s: wait is not true", k.Name)
+			}
+			// A failed step is tried again within a minute, and a step's
+			// health checks give up after the example's 10 minutes (Flux's
+			// defaults: the interval, 10 minutes, and 9m30s).
+			if k.GetRetryInterval() != time.Minute || k.GetTimeout() != 10*time.Minute {
+				t.Errorf("%s: retryInterval %s, timeout %s", k.Name, k.GetRetryInterval(), k.GetTimeout())
 			}
 			for _, d := range k.Spec.DependsOn {
 				deps[k.Name] = append(deps[k.Name], d.Name)
@@ -150,4 +163,101 @@ func TestFluxNamesInRealUse(t *testing.T) {
 			t.Errorf("adding a plan renamed %s", n)
 		}
 	}
+}
+
+// TestFluxFirstApply applies a Flux render of zookeeper to the real API
+// server as Flux's kustomize-controller applies it: each Kustomization's
+// folder built by kustomize and applied server-side under Flux's field
+// manager, in dependsOn order. The instance's namespace did not exist, and
+// the first apply failed (namespaces "data" not found): common/ now
+// creates it. With spec.flux.createNamespace: false it still fails, as
+// the user asked.
+func TestFluxFirstApply(t *testing.T) {
+	kz, kubectl := tool(t, "kustomize"), tool(t, "kubectl")
+	srv := kubetest.Start(t)
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	cfg := fmt.Sprintf("apiVersion: v1\nkind: Config\nclusters: [{name: t, cluster: {server: %q, certificate-authority-data: %q}}]\n"+
+		"users: [{name: t, user: {token: %q}}]\ncontexts: [{name: t, context: {cluster: t, user: t}}]\ncurrent-context: t\n",
+		srv.Config.Host, base64.StdEncoding.EncodeToString(srv.Config.CAData), srv.Config.BearerToken)
+	if err := os.WriteFile(kubeconfig, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zk := testcorpus.Operators(t)["zookeeper"]
+	for _, tc := range []struct {
+		ns     string
+		create bool
+	}{{"flux-first-apply", true}, {"flux-no-namespace", false}} {
+		dir := t.TempDir()
+		config := filepath.Join(dir, "render.yaml")
+		spec := fmt.Sprintf("apiVersion: kudorender.dev/v1alpha1\nkind: FrameworkRender\nmetadata: {name: zk, namespace: %s}\nspec:\n  framework: {path: %s}\n  target: flux\n  flux: {createNamespace: %v}\n", tc.ns, zk, tc.create)
+		if err := os.WriteFile(config, []byte(spec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out")
+		if _, errs, err := run(t, dir, nil, binary, "render", config, "--output-dir", out); err != nil {
+			t.Fatalf("%v\n%s", err, errs)
+		}
+		var failed string
+		for _, path := range applyOrder(t, kz, filepath.Join(out, "flux")) {
+			built, errs, err := run(t, filepath.Join(out, path), nil, kz, "build", ".")
+			if err != nil {
+				t.Fatalf("kustomize build %s: %v\n%s", path, err, errs)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "built.yaml"), []byte(built), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, errs, err := run(t, dir, nil, kubectl, "--kubeconfig", kubeconfig, "apply", "--server-side", "--field-manager", "kustomize-controller", "-f", "built.yaml"); err != nil {
+				failed = path + ": " + errs
+				break
+			}
+		}
+		switch {
+		case tc.create && failed != "":
+			t.Errorf("the first apply failed: %s", failed)
+		case !tc.create && !strings.Contains(failed, fmt.Sprintf("namespaces %q not found", tc.ns)):
+			t.Errorf("without the namespace the first apply should fail as before: %q", failed)
+		}
+	}
+	ns, errs, err := run(t, ".", nil, kubectl, "--kubeconfig", kubeconfig, "get", "namespace", "flux-first-apply", "-o", "jsonpath={.metadata.annotations}")
+	if err != nil || !strings.Contains(ns, `"kustomize.toolkit.fluxcd.io/prune":"disabled"`) {
+		t.Errorf("the namespace Flux created is not protected from pruning: %s %v %s", ns, err, errs)
+	}
+}
+
+// applyOrder is the path of every Kustomization of a Flux layout's flux/
+// folder, in an order that applies each after those it dependsOn.
+func applyOrder(t *testing.T, kz, fluxDir string) []string {
+	t.Helper()
+	built, errs, err := run(t, fluxDir, nil, kz, "build", ".")
+	if err != nil {
+		t.Fatalf("kustomize build flux/: %v\n%s", err, errs)
+	}
+	deps := map[string][]string{}
+	paths := map[string]string{}
+	for _, doc := range strings.Split(built, "\n---\n") {
+		k := strictKustomization(t, doc)
+		paths[k.Name] = k.Spec.Path
+		for _, d := range k.Spec.DependsOn {
+			deps[k.Name] = append(deps[k.Name], d.Name)
+		}
+	}
+	var order []string
+	done := map[string]bool{}
+	for len(done) < len(paths) {
+		progress := false
+		for _, name := range slices.Sorted(maps.Keys(paths)) {
+			ready := !done[name]
+			for _, d := range deps[name] {
+				ready = ready && done[d]
+			}
+			if ready {
+				done[name], progress = true, true
+				order = append(order, paths[name])
+			}
+		}
+		if !progress {
+			t.Fatalf("the Kustomizations' dependsOn have a cycle or a missing name: %v", deps)
+		}
+	}
+	return order
 }

@@ -90,6 +90,9 @@ type Object struct {
 // Report is the result of a comparison.
 type Report struct {
 	Objects []Object
+	// Warnings are the warnings the objects of either render carry, each
+	// once.
+	Warnings []Warning
 }
 
 // Counts are the numbers of objects added, changed, removed and
@@ -188,6 +191,7 @@ func Compare(from, to []engine.Item, opts Options) (*Report, error) {
 			rep.Objects = append(rep.Objects, o)
 		}
 	}
+	rep.Warnings = warnings(from, to)
 	return rep, nil
 }
 

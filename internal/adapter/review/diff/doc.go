@@ -17,7 +17,7 @@
 // are hidden with [Options.Ignore] ([ParseRule]). An object that changed
 // only in ignored fields (and bookkeeping) is [Suppressed]: listed, but not
 // counted as a change; one that changed only in bookkeeping is not listed
-// (a parameter change touches every object's processed marker).
+// (its provenance alone: another source or git commit of the package).
 //
 // Secrets: what changed is decided on the raw values; only then are the
 // values of a Secret's data and stringData, and of annotations that copy

@@ -93,18 +93,15 @@ func isSecret(k Key) bool { return k.Group == "" && k.Kind == "Secret" }
 
 // digestOfSecrets reports whether an annotation is a digest over secret
 // data: KUDO's dependencies hash (an unsalted MD5 of the mounted Secrets:
-// a short password can be found back from it), the resource version of
-// an object that holds a secret (holder, asked only then), the
-// processed-by marker when a render
-// holds Secrets (it digests the parameters they were rendered from).
+// a short password can be found back from it), the resource version and
+// the processed-by marker (which ends with it) of an object that holds a
+// secret (holder, asked only then).
 func (s *secrets) digestOfSecrets(key string, holder func() bool) bool {
 	switch key {
 	case AnnDependencies:
 		return true
-	case digest.AnnResourceVersion:
+	case digest.AnnResourceVersion, digest.AnnProcessedBy:
 		return holder()
-	case digest.AnnProcessedBy:
-		return s.anySecret
 	}
 	return false
 }

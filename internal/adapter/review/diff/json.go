@@ -5,8 +5,22 @@ import (
 )
 
 type jsonReport struct {
-	Summary Counts       `json:"summary"`
-	Objects []jsonObject `json:"objects"`
+	Summary  Counts        `json:"summary"`
+	Objects  []jsonObject  `json:"objects"`
+	Warnings []jsonWarning `json:"warnings,omitempty"`
+}
+
+type jsonWarning struct {
+	Text    string    `json:"text"`
+	Status  Status    `json:"status"`
+	Objects []jsonKey `json:"objects"`
+}
+
+type jsonKey struct {
+	Group     string `json:"group"`
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
 }
 
 type jsonObject struct {
@@ -41,7 +55,9 @@ type jsonField struct {
 
 // JSON is the report for machines: a summary, then every object with its
 // status, moves and changed fields (path, op, from, to; for long strings
-// the changed lines). Masked values are Hidden. It ends with a newline.
+// the changed lines), then the warnings on the objects (text, status:
+// added, removed or unchanged, and the objects). Masked values are Hidden.
+// It ends with a newline.
 func (r *Report) JSON() ([]byte, error) {
 	out := jsonReport{Summary: r.Counts(), Objects: []jsonObject{}}
 	for _, o := range r.Objects {
@@ -54,6 +70,13 @@ func (r *Report) JSON() ([]byte, error) {
 			j.Fields = append(j.Fields, jsonFieldOf(f))
 		}
 		out.Objects = append(out.Objects, j)
+	}
+	for _, w := range r.Warnings {
+		jw := jsonWarning{Text: w.Text, Status: w.Status}
+		for _, k := range w.Objects {
+			jw.Objects = append(jw.Objects, jsonKey(k))
+		}
+		out.Warnings = append(out.Warnings, jw)
 	}
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {

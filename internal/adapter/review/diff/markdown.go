@@ -15,8 +15,8 @@ import (
 const CommentLimit = 65536
 
 // Markdown is the report as a pull-request comment (GitHub and GitLab
-// markdown): a title, the summary, then one collapsible section per
-// object. It stays within limit characters (0: CommentLimit): sections
+// markdown): a title, the summary, the warnings the change brings or
+// removes, then one collapsible section per object. It stays within limit characters (0: CommentLimit): sections
 // that do not fit are left out and a visible marker says how many.
 func (r *Report) Markdown(title string, limit int) string {
 	if limit <= 0 {
@@ -25,7 +25,7 @@ func (r *Report) Markdown(title string, limit int) string {
 	if title == "" {
 		title = "kudo-render diff"
 	}
-	head := fmt.Sprintf("### %s\n\n**%s**\n\n", title, r.Counts().Summary())
+	head := fmt.Sprintf("### %s\n\n**%s**\n\n", title, r.Counts().Summary()) + markdownWarnings(r.Warnings)
 	var tail string
 	if s := suppressedKeys(r); len(s) > 0 {
 		for i, k := range s {

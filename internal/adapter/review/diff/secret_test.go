@@ -236,8 +236,8 @@ func TestDerivedSecretsNeverPrinted(t *testing.T) {
 
 // TestDigestsOfSecretsNeverPrinted: the digests kudo-render writes over
 // secret data are masked with --show-bookkeeping too (a Secret's and a
-// holder's resource version, the processed-by marker of a render with
-// Secrets), and so is the dependencies hash of an added workload.
+// holder's resource version and processed-by marker, which ends with
+// it), and so is the dependencies hash of an added workload.
 func TestDigestsOfSecretsNeverPrinted(t *testing.T) {
 	holder := func(v, rv string) string {
 		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {kudorender.dev/resource-version: " + rv +

@@ -19,9 +19,6 @@ const Hidden = redact.Hidden
 type secrets struct {
 	show bool
 	set  *redact.Set
-	// anySecret: a render holds a Secret, so the processed-by marker
-	// digests parameters that Secrets were rendered from.
-	anySecret bool
 }
 
 func newSecrets(from, to []engine.Item, opts Options) *secrets {
@@ -32,7 +29,6 @@ func newSecrets(from, to []engine.Item, opts Options) *secrets {
 	for _, side := range [][]engine.Item{from, to} {
 		for _, it := range side {
 			if redact.IsSecret(it.Obj) {
-				s.anySecret = true
 				// Not the values themselves (a user name that is also the
 				// instance's name would hide every object name): their
 				// encodings and digests.

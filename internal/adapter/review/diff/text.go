@@ -26,7 +26,8 @@ func (r *Report) Text(w io.Writer, color bool) error {
 	if s := suppressedKeys(r); len(s) > 0 {
 		p.line("", fmt.Sprintf("changed only in ignored fields (--ignore): %s", strings.Join(s, ", ")))
 	}
-	if len(r.Objects) > 0 {
+	p.warnings(r.Warnings)
+	if len(r.Objects) > 0 || len(r.Warnings) > 0 {
 		p.line("", "")
 	}
 	p.line("", r.Counts().Summary())
