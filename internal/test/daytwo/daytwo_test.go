@@ -61,9 +61,9 @@ func cases(t *testing.T) []day2Case {
 	op := func(name string, day1, day2 []string, changed string, refused ...string) day2Case {
 		return day2Case{name: name, day1: append([]string{ops[strings.Split(name, "-disk")[0]]}, day1...), day2: append([]string{ops[strings.Split(name, "-disk")[0]]}, day2...), changed: changed, refused: refused}
 	}
-	ex := func(name, cfg string, day1, day2 []string, changed string) day2Case {
+	ex := func(name, cfg string, day1, day2 []string, changed string, refused ...string) day2Case {
 		cfg = filepath.Join("../../../examples", cfg)
-		return day2Case{name: "ex-" + name, day1: append([]string{cfg}, day1...), day2: append([]string{cfg}, day2...), changed: changed}
+		return day2Case{name: "ex-" + name, day1: append([]string{cfg}, day1...), day2: append([]string{cfg}, day2...), changed: changed, refused: refused}
 	}
 	p := func(kv ...string) []string {
 		var out []string
@@ -91,6 +91,8 @@ func cases(t *testing.T) []day2Case {
 		ex("mysql", "mysql/render.yaml", nil, p("storage=10Gi"), "storage 5Gi→10Gi (a claim grows)"),
 		ex("references", "references/render.yaml", nil, p("port=8081"), "port 8080→8081"),
 		ex("toggle", "toggle/render.yaml", nil, p("REPLICAS=4", "DEBUG_TOOLS_ENABLED=true"), "REPLICAS 3→4, a Toggle on"),
+		ex("day2", "day2/render.yaml", nil, p("NODES=4", "MEMORY=512Mi"), "NODES 3→4 (the cluster Job's command), MEMORY 256Mi→512Mi"),
+		ex("day2-disk", "day2/render.yaml", nil, p("DISK=2Gi"), "DISK 1Gi→2Gi", "StatefulSet {inst}"),
 		{name: "ex-review", day1: []string{"../../../examples/review/v1/render.yaml"}, day2: []string{"../../../examples/review/v2/render.yaml"}, changed: "v1 → v2 of the package"},
 	}
 }
