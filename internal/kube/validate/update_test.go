@@ -35,3 +35,21 @@ func TestUpdate(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkUpdate is the cost of one update's validation, which diff
+// pays for every changed object.
+func BenchmarkUpdate(b *testing.B) {
+	for _, c := range []struct{ name, old, new string }{
+		{"ConfigMap", edit(configMap, "immutable: true\n", ""), edit(configMap, "immutable: true\n", "", `nodes: "3"`, `nodes: "5"`)},
+		{"StatefulSet", statefulSet, edit(statefulSet, "replicas: 3", "replicas: 5")},
+		{"Job", job, edit(job, "echo 3 masters", "echo 4 masters")},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			old, new := objects(b, c.old)[0], objects(b, c.new)[0]
+			v := validate.New(nil, validate.Options{})
+			for b.Loop() {
+				v.Update(old, new)
+			}
+		})
+	}
+}

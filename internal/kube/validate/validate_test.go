@@ -10,7 +10,7 @@ import (
 )
 
 // objects decodes a YAML stream as kudo-render decodes rendered templates.
-func objects(t *testing.T, src string) []*object.Object {
+func objects(t testing.TB, src string) []*object.Object {
 	t.Helper()
 	out, err := tmpl.Render("t.yaml", []byte(src), nil)
 	if err != nil {
