@@ -159,6 +159,9 @@ func kustomizations(dir string) ([]kustomizev1.Kustomization, error) {
 			if err := yaml.UnmarshalStrict([]byte(doc), &ks); err != nil {
 				return nil, fmt.Errorf("%s: %w", file, err)
 			}
+			if filepath.Clean(ks.Spec.Path) == "flux" {
+				continue // a parent that applies the Kustomizations themselves
+			}
 			byName[ks.Name] = ks
 		}
 	}
