@@ -17,9 +17,9 @@ import (
 )
 
 // createFillers do, on the internal form of a created object, what the
-// API server (or, for a claim, the cluster soon after) fills in that a
-// configuration does not set and an update keeps: it decides whether a
-// later update is refused.
+// API server (or, for a claim or a CustomResourceDefinition, the cluster
+// soon after) fills in that a configuration does not set and an update
+// keeps: it decides whether a later update is refused.
 var createFillers = map[schema.GroupKind]func(runtime.Object){
 	{Group: "batch", Kind: "Job"}:      func(o runtime.Object) { generateJobSelector(o.(*batch.Job)) },
 	{Group: "apps", Kind: "DaemonSet"}: func(o runtime.Object) { o.(*apps.DaemonSet).Spec.TemplateGeneration = 1 },
@@ -28,12 +28,19 @@ var createFillers = map[schema.GroupKind]func(runtime.Object){
 		bindClaim(o.(*core.PersistentVolumeClaim))
 	},
 	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}: func(o runtime.Object) {
+		// Established at once by the API extensions server: its scope
+		// and kind no longer change.
 		crd := o.(*apiextensions.CustomResourceDefinition)
 		crd.Status.StoredVersions = nil
 		for _, v := range crd.Spec.Versions {
 			if v.Storage {
 				crd.Status.StoredVersions = []string{v.Name}
 			}
+		}
+		crd.Status.AcceptedNames = crd.Spec.Names
+		crd.Status.Conditions = []apiextensions.CustomResourceDefinitionCondition{
+			{Type: apiextensions.NamesAccepted, Status: apiextensions.ConditionTrue},
+			{Type: apiextensions.Established, Status: apiextensions.ConditionTrue},
 		}
 	},
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -72,8 +73,17 @@ func countRefused(cases []updateCase) int {
 // isolate gives the objects of case i a namespace (or, cluster-scoped, a
 // name) of their own.
 func isolate(old, new *object.Object, i int) {
+	plural := old.String("spec", "names", "plural")
 	for _, o := range []*object.Object{old, new} {
 		md := o.Map["metadata"].(map[string]any)
+		if o.Kind() == "CustomResourceDefinition" { // named <plural>.<group>, as old is
+			group := fmt.Sprintf("upd%d.example.com", i)
+			if spec, ok := o.Map["spec"].(map[string]any); ok && spec["group"] != nil {
+				spec["group"] = group
+			}
+			md["name"] = plural + "." + group
+			continue
+		}
 		if _, ok := md["namespace"]; ok {
 			md["namespace"] = fmt.Sprintf("upd-%d", i)
 		} else {
@@ -105,8 +115,13 @@ func serverFields(ctx context.Context, srv *kubetest.Server, old, new *object.Ob
 	if err := applyTo(ctx, ri, live, false); err != nil {
 		return nil, fmt.Errorf("creating the old object: %w", err)
 	}
-	if live.GetKind() == "PersistentVolumeClaim" {
+	switch live.GetKind() {
+	case "PersistentVolumeClaim":
 		if err := bind(ctx, srv, ri, live); err != nil {
+			return nil, err
+		}
+	case "CustomResourceDefinition": // as it is on day two: established
+		if err := established(ctx, ri, live.GetName()); err != nil {
 			return nil, err
 		}
 	}
@@ -124,6 +139,24 @@ func serverFields(ctx context.Context, srv *kubetest.Server, old, new *object.Ob
 	}
 	slices.Sort(fields)
 	return slices.Compact(fields), nil
+}
+
+// established waits until a CustomResourceDefinition is Established.
+func established(ctx context.Context, ri dynamic.ResourceInterface, name string) error {
+	for range 100 {
+		crd, err := ri.Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+		for _, c := range conds {
+			if c, _ := c.(map[string]any); c["type"] == "Established" && c["status"] == "True" {
+				return nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("CustomResourceDefinition %s is not established after 10 s", name)
 }
 
 // applyTo applies obj by server-side apply, as Flux and Argo CD do.

@@ -185,6 +185,28 @@ spec:
     command: [sh, -c, 'echo one']
 `
 
+const topicsCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: topics.day2.example.com}
+spec:
+  group: day2.example.com
+  scope: Namespaced
+  names: {kind: Topic, plural: topics, singular: topic, listKind: TopicList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+
+// crdV2 is topicsCRD with a version v2 added, stored from now on.
+var crdV2 = edit(topicsCRD, "    storage: true\n", "    storage: false\n", "          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}\n",
+	"          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}\n  - name: v2\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n")
+
 // updateCases are the updates of the table: each kind whose update a
 // parameter can refuse, the changes refused and the ones accepted.
 var updateCases = []updateCase{
@@ -242,6 +264,10 @@ var updateCases = []updateCase{
 	{reason: "a PriorityClass's value is immutable", old: priorityClass, new: edit(priorityClass, "value: 1000", "value: 2000"), refused: []string{"value"}},
 	{reason: "a PodDisruptionBudget may change", old: pdb, new: edit(pdb, "maxUnavailable: 1", "maxUnavailable: 2")},
 	{reason: "a CronJob's schedule and template may change", old: cronJob, new: edit(cronJob, `"0 1 * * *"`, `"0 2 * * *"`, "busybox:1.36", "busybox:1.37")},
+	{reason: "a CustomResourceDefinition may add a version and store it", old: topicsCRD, new: crdV2},
+	{reason: "a CustomResourceDefinition may not drop the version its objects are stored in", old: topicsCRD,
+		new: edit(crdV2, "  - name: v1\n    served: true\n    storage: false\n", "  - name: v1x\n    served: true\n    storage: false\n"), refused: []string{"status.storedVersions[0]"}},
+	{reason: "a CustomResourceDefinition's scope is immutable", old: topicsCRD, new: edit(topicsCRD, "scope: Namespaced", "scope: Cluster"), refused: []string{"spec.scope"}},
 	{reason: "a Pod's image may change", old: pod, new: edit(pod, "busybox:1.36", "busybox:1.37")},
 	{reason: "a Pod's command may not", old: pod, new: edit(pod, "echo one", "echo two"), refused: []string{"spec"}},
 }
