@@ -91,6 +91,7 @@ func cases(t *testing.T) []day2Case {
 		ex("mysql", "mysql/render.yaml", nil, p("storage=10Gi"), "storage 5Gi→10Gi (a claim grows)"),
 		ex("references", "references/render.yaml", nil, p("port=8081"), "port 8080→8081"),
 		ex("toggle", "toggle/render.yaml", nil, p("REPLICAS=4", "DEBUG_TOOLS_ENABLED=true"), "REPLICAS 3→4, a Toggle on"),
+		ex("toggle-off", "toggle/render.yaml", nil, p("METRICS_ENABLED=false"), "a Toggle off (its Service and ServiceMonitor pruned)"),
 		ex("day2", "day2/render.yaml", nil, p("NODES=4", "MEMORY=512Mi"), "NODES 3→4 (the cluster Job's command), MEMORY 256Mi→512Mi"),
 		ex("day2-disk", "day2/render.yaml", nil, p("DISK=2Gi"), "DISK 1Gi→2Gi", "StatefulSet {inst}"),
 		{name: "ex-review", day1: []string{"../../../examples/review/v1/render.yaml"}, day2: []string{"../../../examples/review/v2/render.yaml"}, changed: "v1 → v2 of the package"},
@@ -106,8 +107,10 @@ func cases(t *testing.T) []day2Case {
 // nothing; every object is what the render says; objects the change did
 // not touch are not touched; no claim is lost.
 func TestDayTwo(t *testing.T) {
+	// The definitions first: the garbage collector watches what is
+	// served when it starts (Argo CD prunes in the foreground).
+	setupStorage(t, kubetest.Start(t))
 	srv := kubetest.StartWithControllers(t, controllers...)
-	setupStorage(t, srv)
 	var rows []string
 	t0 := time.Now()
 	for _, c := range cases(t) {
@@ -143,6 +146,7 @@ func runCase(t *testing.T, srv *kubetest.Server, c day2Case, tl tool) string {
 	after := snapshot(t, srv, ns, day2)
 	assertSame(t, "the second apply changed", mid, after, day2.persistent())
 	assertConverged(t, srv, day2)
+	assertPruned(t, srv, day1, day2)
 	untouched := assertUntouched(t, before, after, day1, day2)
 	recreated := assertRecreated(t, before, after, day2, verdict)
 	claims := assertClaimsKept(t, before, after)
@@ -534,6 +538,23 @@ func assertConverged(t *testing.T, srv *kubetest.Server, r *rendered) {
 	}
 }
 
+// assertPruned: what day one applied and day two no longer renders is
+// gone.
+func assertPruned(t *testing.T, srv *kubetest.Server, day1, day2 *rendered) {
+	for _, o := range day1.persistent() {
+		if day2.objectAt(keyOf(o)) != nil {
+			continue
+		}
+		ri, _, err := srv.ResourceOf(t.Context(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ri.Get(t.Context(), o.GetName(), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+			t.Errorf("%s is no longer rendered but still there (%v)", keyOf(o), err)
+		}
+	}
+}
+
 // comparable is an object without what applying it again may rewrite by
 // itself: managed fields, resource version, generation, status.
 func comparable(u *unstructured.Unstructured) map[string]any {
@@ -618,7 +639,8 @@ func assertClaimsKept(t *testing.T, before, after map[string]state) int {
 }
 
 // setupStorage makes claims bind as on a cluster: a default StorageClass
-// that allows volume expansion and volumes of it for every claim.
+// that allows volume expansion and volumes of it for every claim; and
+// defines the kinds the examples use that Kubernetes does not serve.
 func setupStorage(t *testing.T, srv *kubetest.Server) {
 	sc := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",

@@ -62,12 +62,30 @@ func (f *flux) reconcile(ctx context.Context, dir string) ([]outcome, error) {
 		return nil, err
 	}
 	var out []outcome
+	current := map[string]bool{}
 	for _, ks := range kss {
+		current[ks.Name] = true
 		res, err := f.reconcileOne(ctx, dir, ks)
 		out = append(out, res...)
 		if err != nil {
 			return out, fmt.Errorf("Kustomization %s: %w", ks.Name, err)
 		}
+	}
+	// A Kustomization the render no longer has is deleted by its parent
+	// (prune: true); its finalizer prunes what it applied.
+	for name, objs := range f.inventory {
+		if current[name] {
+			continue
+		}
+		gone := kustomizev1.Kustomization{}
+		gone.Name, gone.Namespace, gone.Spec.Prune = name, "flux-system", true
+		f.inventory[name] = nil
+		res, err := f.deleteAll(ctx, gone, objs)
+		out = append(out, res...)
+		if err != nil {
+			return out, err
+		}
+		delete(f.inventory, name)
 	}
 	return out, nil
 }
@@ -124,6 +142,12 @@ func (f *flux) prune(ctx context.Context, ks kustomizev1.Kustomization, objs []*
 	if len(stale) == 0 || !ks.Spec.Prune {
 		return nil, nil
 	}
+	return f.deleteAll(ctx, ks, stale)
+}
+
+// deleteAll deletes what a Kustomization applied, as
+// kustomize-controller's deleteObjects does.
+func (f *flux) deleteAll(ctx context.Context, ks kustomizev1.Kustomization, stale []*unstructured.Unstructured) ([]outcome, error) {
 	group := kustomizev1.GroupVersion.Group
 	_, err := f.rm.DeleteAll(ctx, stale, ssa.DeleteOptions{
 		PropagationPolicy: metav1.DeletePropagationBackground,
