@@ -147,7 +147,9 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 	opts.SecretValues = append(append([]any{}, from.SecretValues...), to.SecretValues...)
 	opts.Update = validate.New(nil, validate.Options{}).Update
 	opts.Recreates = recreates(target)
+	done := limits.Doing(fmt.Sprintf("comparing %d objects with %d and validating the updates of the changed ones", len(from.Items), len(to.Items)))
 	rep, err := diff.Compare(from.Items, to.Items, opts)
+	done()
 	if err != nil {
 		return nil, nil, err
 	}
