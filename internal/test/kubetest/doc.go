@@ -44,6 +44,12 @@
 // it too; envtest's assets lack it): without it, StartWithGC skips or
 // fails the test as Start does.
 //
+// StartWithControllers runs more of kube-controller-manager's controllers
+// beside those, for tests that need what they do (the day-two test: the
+// StatefulSet controller makes claims, the volume binder binds them);
+// ResourceOf and Dynamic give such tests clients that change the cluster
+// for real.
+//
 // The processes are started with a parent-death signal (Linux), so they
 // end with the test binary even when it is killed.
 package kubetest
