@@ -8,6 +8,8 @@ import (
 	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
+	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // refusedFields are the fields of the problems of an update, in order.
@@ -52,4 +54,49 @@ func BenchmarkUpdate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzUpdate: whatever the two sides of an update are, its validation
+// reports problems and never panics (Update's own recovery names a
+// panic: that is a failure here too); the same update gives the same
+// problems twice.
+func FuzzUpdate(f *testing.F) {
+	for _, c := range updateCases {
+		f.Add(c.old, c.new)
+	}
+	f.Add(job, "apiVersion: batch/v1\nkind: Job\nmetadata: {name: init, namespace: day2}\nspec: {selector: {matchExpressions: [{operator: In}]}, template: []}\n")
+	f.Add(service, "apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: day2}\nspec: {type: ExternalName, clusterIPs: [a, b, c], ipFamilies: [IPv9]}\n")
+	f.Fuzz(func(t *testing.T, oldSrc, newSrc string) {
+		old, new := decoded(oldSrc), decoded(newSrc)
+		if old == nil || new == nil {
+			return
+		}
+		first := validate.Update(old, new, validate.Options{})
+		second := validate.Update(old, new, validate.Options{})
+		if len(first) != len(second) {
+			t.Fatalf("%d problems, then %d", len(first), len(second))
+		}
+		for i := range first {
+			if strings.Contains(first[i].Msg, "cannot be validated") {
+				t.Fatalf("a panic: %s", first[i].Msg)
+			}
+			if first[i].Error() != second[i].Error() {
+				t.Fatalf("%q, then %q", first[i].Error(), second[i].Error())
+			}
+		}
+	})
+}
+
+// decoded is the first object of a template's text, nil when there is
+// none.
+func decoded(src string) *object.Object {
+	out, err := tmpl.Render("f.yaml", []byte(src), nil)
+	if err != nil {
+		return nil
+	}
+	docs, err := tmpl.Decode(out)
+	if err != nil || len(docs) == 0 {
+		return nil
+	}
+	return object.New(docs[0].Map)
 }
