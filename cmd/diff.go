@@ -11,11 +11,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/graph"
+	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 type diffFlags struct {
@@ -33,7 +37,7 @@ func newDiff(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
 	var f diffFlags
 	c := &cobra.Command{
 		Use:   "diff FROM.yaml [TO.yaml]",
-		Short: "Show what a change does to the rendered objects (exit 0: none, 1: changes, 2: error)",
+		Short: "Show what a change does to the rendered objects (exit 0: none, 1: changes, 2: error, 3: an update the API server refuses)",
 		Long: `Compare two renders object by object: two FunctionConfigs, one
 FunctionConfig at a git revision and in the working tree (--from-rev), or
 one FunctionConfig with two sets of parameters (--from-param/--to-param).
@@ -49,13 +53,24 @@ only in ignored fields is listed as such and not counted. The warnings
 the objects carry (kudorender.dev/warnings) are said once each, with
 the objects that carry them: new, gone or unchanged.
 
+Each changed object's update is validated as the API server validates
+it when the target applies the new render over the old one (the kind's
+update rules: a Job's pod template, a StatefulSet's selector, service
+name and claim templates, a workload's selector, a Service's cluster IP, a
+claim's spec, an immutable ConfigMap's data, a RoleBinding's role, ...). An
+update the server refuses is reported with what to do, unless the target
+recreates the object (Argo CD's Force=true, Flux's force annotation, which
+kudo-render writes on Jobs, bare Pods, immutable ConfigMaps and Secrets and
+role bindings): "the API server will refuse this update: ...".
+
 Values of Secrets (data, stringData), of annotations that copy an object,
 values references copied out of Secrets (in any form) and digests of secret
 data are never printed: the report says which keys changed (--show-secrets
 prints them). Control characters in names and values are shown as escapes.
 
 Exit status: 0 no change, 1 changes (0 with --exit-code=false), 2 error,
-with nothing on stdout.`,
+with nothing on stdout, 3 an update the API server will refuse (with the
+report; also with --exit-code=false: the sync would fail).`,
 		Example: `  kudo-render diff examples/review/v2/render.yaml --from-rev origin/main
   kudo-render diff examples/review/v2/render.yaml --from-param replicas=3 --to-param replicas=5   # exit 1: changes
   kudo-render diff examples/review/v1/render.yaml examples/review/v2/render.yaml -o markdown   # exit 1: changes
@@ -63,14 +78,17 @@ with nothing on stdout.`,
 		Args:        cobra.RangeArgs(1, 2),
 		Annotations: map[string]string{"exit-on-error": "2"},
 		RunE: func(_ *cobra.Command, args []string) error {
-			text, changed, err := runDiff(g, f, args, stderr)
+			text, rep, err := runDiff(g, f, args, stderr)
 			if err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
 			if err := out.Write(text); err != nil {
 				return &ExitError{Code: 2, Err: err}
 			}
-			if changed && f.exitCode {
+			if rep.Counts().Refused > 0 {
+				return &ExitError{Code: 3}
+			}
+			if rep.HasChanges() && f.exitCode {
 				return &ExitError{Code: 1}
 			}
 			return nil
@@ -90,7 +108,7 @@ func registerDiffFlags(c *cobra.Command, f *diffFlags) {
 	fl.StringArrayVarP(&f.render.params, "param", "p", nil, "parameter KEY=VALUE for both sides, repeatable")
 	fl.StringArrayVar(&f.fromParams, "from-param", nil, "parameter KEY=VALUE for the old side only, repeatable")
 	fl.StringArrayVar(&f.toParams, "to-param", nil, "parameter KEY=VALUE for the new side only, repeatable")
-	fl.StringVar(&f.render.target, "target", "", "argocd or plain, both sides (overrides spec.target)")
+	fl.StringVar(&f.render.target, "target", "", "argocd, plain or flux, both sides (overrides spec.target): which tool recreates what (see --help)")
 	fl.BoolVar(&f.render.strict, "strict", false, "refuse what KUDO tolerated (spec.strict), both sides")
 	fl.StringVar(&f.render.kubeVersion, "kube-version", "", kubeVersionUsage)
 	fl.StringArrayVar(&f.render.crds, "crds", nil, crdsUsage)
@@ -107,34 +125,50 @@ func registerDiffFlags(c *cobra.Command, f *diffFlags) {
 }
 
 // runDiff renders both sides and writes the report.
-func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte, bool, error) {
+func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte, *diff.Report, error) {
 	opts, err := diffOptions(f)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	fromPath, toPath, cleanup, err := diffSides(f, args)
 	defer cleanup()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	// The report needs both renders at once: they share one budget, so
 	// that diff stays within what one render may spend.
 	budget := limits.NewBudget(limits.Current())
-	from, err := renderSide(g, fromPath, f.render, f.fromParams, stderr, budget)
+	from, _, err := renderSide(g, fromPath, f.render, f.fromParams, stderr, budget)
 	if err != nil {
-		return nil, false, fmt.Errorf("cannot render the old side: %w", err)
+		return nil, nil, fmt.Errorf("cannot render the old side: %w", err)
 	}
-	to, err := renderSide(g, toPath, f.render, f.toParams, stderr, budget)
+	to, target, err := renderSide(g, toPath, f.render, f.toParams, stderr, budget)
 	if err != nil {
-		return nil, false, fmt.Errorf("cannot render the new side: %w", err)
+		return nil, nil, fmt.Errorf("cannot render the new side: %w", err)
 	}
 	opts.SecretValues = append(append([]any{}, from.SecretValues...), to.SecretValues...)
+	opts.Update = validate.New(nil, validate.Options{}).Update
+	opts.Recreates = recreates(target)
+	done := limits.Doing(fmt.Sprintf("comparing %d objects with %d and validating the updates of the changed ones", len(from.Items), len(to.Items)))
 	rep, err := diff.Compare(from.Items, to.Items, opts)
+	done()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
 	text, err := writeReport(rep, f, to)
-	return text, rep.HasChanges(), err
+	return text, rep, err
+}
+
+// recreates is how the tool of a target recreates an object whose update
+// the API server refuses (nil for plain: kubectl apply does not).
+func recreates(t config.Target) func(*object.Object) string {
+	switch t {
+	case config.ArgoCD:
+		return argocd.Recreates
+	case config.Flux:
+		return flux.Recreates
+	}
+	return nil
 }
 
 // diffOptions checks the flags that shape the report.
@@ -202,17 +236,16 @@ func checkoutSide(config, rev, dir string) (string, error) {
 }
 
 // renderSide renders one side: the config with the shared flags and the
-// side's own parameters.
-func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer, budget *limits.Budget) (graph.Input, error) {
+// side's own parameters, decorated for its target (a Flux config as the
+// objects of its folders).
+func renderSide(g *gitFlags, path string, rf renderFlags, params []string, stderr io.Writer, budget *limits.Budget) (graph.Input, config.Target, error) {
 	rf.params = append(append([]string{}, rf.params...), params...)
 	cfg, err := configFor(path, rf)
 	if err != nil {
-		return graph.Input{}, err
+		return graph.Input{}, "", err
 	}
-	if cfg.Target() == config.Flux {
-		cfg.Spec.Target = string(config.Plain)
-	}
-	return graphInput(g, cfg, stderr, budget)
+	in, err := graphInput(g, cfg, stderr, budget)
+	return in, cfg.Target(), err
 }
 
 // writeReport writes the report in the chosen format.

@@ -83,6 +83,22 @@ func TestDiffGolden(t *testing.T) {
 			golden.Assert(t, out, filepath.Join("review/diff", "upgrade."+format))
 		})
 	}
+	// examples/day2: an update the API server refuses (exit 3), and a Job
+	// Argo CD recreates
+	for _, c := range []struct{ name, from, to, format string }{
+		{"day2-disk.text", "DISK=1Gi", "DISK=2Gi", "text"},
+		{"day2-disk.markdown", "DISK=1Gi", "DISK=2Gi", "markdown"},
+		{"day2-nodes.text", "NODES=3", "NODES=4", "text"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errs, err := run("diff", "../examples/day2/render.yaml", "--from-param", c.from, "--to-param", c.to, "-o", c.format)
+			assertExit(t, err, map[bool]int{true: 3, false: 1}[strings.HasPrefix(c.name, "day2-disk")])
+			if errs != "" {
+				t.Errorf("stderr: %s", errs)
+			}
+			golden.Assert(t, out, filepath.Join("review/diff", c.name))
+		})
+	}
 }
 
 func assertExit(t *testing.T, err error, code int) {

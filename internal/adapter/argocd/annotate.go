@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -15,12 +16,20 @@ const (
 	AnnHookDeletePolicy  = "argocd.argoproj.io/hook-delete-policy"
 	AnnSyncOptions       = "argocd.argoproj.io/sync-options"
 	ServerSideApplyValue = "ServerSideApply=true"
+	// ForceValue makes Argo CD delete and create an object whose update
+	// the API server refuses (kubectl apply --force); with client-side
+	// apply only, hence ClientSideApplyValue beside it.
+	ForceValue           = "Force=true"
+	ClientSideApplyValue = "ServerSideApply=false"
 )
 
 // Decorate writes Argo CD's annotations: every object's sync wave;
 // run-once objects become Sync hooks deleted when they succeed; objects
-// applied server-side get the ServerSideApply sync option (unless the
-// template already set that option).
+// applied server-side get the ServerSideApply sync option; objects that
+// may be recreated (validate.Recreatable: a Job, an immutable ConfigMap,
+// a RoleBinding, ...) get Force=true with ServerSideApply=false, so that
+// Argo CD deletes and creates them when, and only when, the API server
+// refuses their update. A template's own value of an option wins.
 func Decorate(items []engine.Item) {
 	for _, it := range items {
 		ann := map[string]string{AnnSyncWave: strconv.Itoa(it.Wave)}
@@ -28,11 +37,50 @@ func Decorate(items []engine.Item) {
 			ann[AnnHook] = "Sync"
 			ann[AnnHookDeletePolicy] = "HookSucceeded"
 		}
-		if it.ServerSideApply {
-			ann[AnnSyncOptions] = withSyncOption(it.Obj.String("metadata", "annotations", AnnSyncOptions), ServerSideApplyValue)
+		if opts := syncOptions(it, it.Obj.String("metadata", "annotations", AnnSyncOptions)); opts != "" {
+			ann[AnnSyncOptions] = opts
 		}
 		object.SetStrings(it.Obj.Map, ann, "metadata", "annotations")
 	}
+}
+
+// SyncOptions is the sync-options value Decorate writes on an item whose
+// template sets none ("" for none).
+func SyncOptions(it engine.Item) string { return syncOptions(it, "") }
+
+// syncOptions adds kudo-render's sync options for it to a template's.
+func syncOptions(it engine.Item, opts string) string {
+	if !it.Hook && validate.Recreatable(it.Obj) {
+		opts = withSyncOption(withSyncOption(opts, ForceValue), ClientSideApplyValue)
+	}
+	if it.ServerSideApply {
+		opts = withSyncOption(opts, ServerSideApplyValue)
+	}
+	return opts
+}
+
+// Recreates says how Argo CD recreates o when the API server refuses its
+// update, by o's sync options ("" when it does not): Replace=true with
+// Force=true deletes and creates it at every sync; Force=true with
+// client-side apply (ServerSideApply=false) deletes and creates it when
+// its patch is refused (kubectl apply --force, as
+// gitops-engine's applyObject calls it). Server-side apply, and
+// Replace=true alone (a PUT, refused alike), do not.
+func Recreates(o *object.Object) string {
+	opts := map[string]string{}
+	for _, opt := range strings.Split(o.String("metadata", "annotations", AnnSyncOptions), ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
+		opts[k] = v
+	}
+	switch {
+	case opts["Force"] != "true":
+		return ""
+	case opts["Replace"] == "true":
+		return "Argo CD deletes and creates it at every sync (sync options Replace=true, Force=true)"
+	case opts["ServerSideApply"] == "false":
+		return "Argo CD deletes and creates it (sync option Force=true with client-side apply)"
+	}
+	return ""
 }
 
 // withSyncOption adds opt to a comma-separated sync-options value unless an

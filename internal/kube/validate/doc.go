@@ -36,4 +36,13 @@
 // Every problem of every object is returned at once, as diagnostics with
 // the resource and the field path; the caller adds the template file and
 // line.
+//
+// [Update] does what the API server does with an update: the old
+// configuration as the server stored it on create (its defaults and
+// allocations), the new one applied over it as server-side and
+// client-side apply merge, and the kind's update validation (update.go,
+// agreeing with a real kube-apiserver on every update of its tests).
+// [Recreatable] says which objects a GitOps tool may delete and create
+// again when their update is refused, and [Advice] what to do about the
+// others (converge.go).
 package validate

@@ -192,6 +192,17 @@ const fakeUID = "00000000-0000-0000-0000-000000000000"
 // selector and the pod labels unless spec.manualSelector, then validates.
 func validateJob(_ context.Context, o runtime.Object) field.ErrorList {
 	job := o.(*batch.Job)
+	generateJobSelector(job)
+	opts := batchvalidation.JobValidationOptions{
+		PodValidationOptions:  podutil.GetValidationOptionsFromPodTemplate(&job.Spec.Template, nil),
+		RequirePrefixedLabels: true,
+	}
+	return batchvalidation.ValidateJobCreate(job, opts)
+}
+
+// generateJobSelector generates a Job's selector and pod labels, as the
+// Job strategy does on create, unless spec.manualSelector.
+func generateJobSelector(job *batch.Job) {
 	if job.Spec.ManualSelector == nil || !*job.Spec.ManualSelector {
 		if job.Spec.Template.Labels == nil {
 			job.Spec.Template.Labels = map[string]string{}
@@ -216,11 +227,6 @@ func validateJob(_ context.Context, o runtime.Object) field.ErrorList {
 			job.Spec.Selector.MatchLabels[batch.ControllerUidLabel] = fakeUID
 		}
 	}
-	opts := batchvalidation.JobValidationOptions{
-		PodValidationOptions:  podutil.GetValidationOptionsFromPodTemplate(&job.Spec.Template, nil),
-		RequirePrefixedLabels: true,
-	}
-	return batchvalidation.ValidateJobCreate(job, opts)
 }
 
 // validateHPA validates a HorizontalPodAutoscaler with the options its

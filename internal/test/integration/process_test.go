@@ -89,9 +89,11 @@ func TestProcessTimeout(t *testing.T) {
 }
 
 // TestProcessDiffExitStatus: diff exits 0 without changes, 1 with
-// changes, 2 on an error (nothing on stdout), like diff(1).
+// changes, 2 on an error (nothing on stdout), like diff(1), and 3 with
+// an update the API server refuses (the report on stdout).
 func TestProcessDiffExitStatus(t *testing.T) {
 	v1, v2 := "examples/review/v1/render.yaml", "examples/review/v2/render.yaml"
+	day2 := "examples/day2/render.yaml"
 	cases := []struct {
 		args []string
 		code int
@@ -102,6 +104,9 @@ func TestProcessDiffExitStatus(t *testing.T) {
 		{[]string{"diff", v1, "examples/review/missing.yaml"}, 2},
 		{[]string{"diff", v1, v2, "--no-such-flag"}, 2},
 		{[]string{"diff", v1, v2, "--max-file-bytes", "nonsense"}, 2},
+		{[]string{"diff", day2, "--from-param", "DISK=1Gi", "--to-param", "DISK=2Gi"}, 3},
+		{[]string{"diff", day2, "--from-param", "DISK=1Gi", "--to-param", "DISK=2Gi", "--exit-code=false"}, 3},
+		{[]string{"diff", day2, "--from-param", "NODES=3", "--to-param", "NODES=4"}, 1},
 	}
 	for _, tc := range cases {
 		out, errs, code := kudoRender(t, tc.args...)
@@ -111,8 +116,11 @@ func TestProcessDiffExitStatus(t *testing.T) {
 		if code == 2 && (out != "" || !strings.HasPrefix(errs, "error: ")) {
 			t.Errorf("%v: stdout %q, stderr %q", tc.args, out, errs)
 		}
-		if code == 1 && errs != "" {
+		if (code == 1 || code == 3) && errs != "" {
 			t.Errorf("%v: changes are not an error, stderr %q", tc.args, errs)
+		}
+		if code == 3 && !strings.Contains(out, "the API server will refuse this update") {
+			t.Errorf("%v: the report does not say what is refused:\n%s", tc.args, out)
 		}
 	}
 }

@@ -91,7 +91,7 @@ func (s *Server) ensureGC(assets string) error {
 	if err != nil {
 		return fmt.Errorf("discovery: %w", err)
 	}
-	if s.gcProc != nil && s.gcKnows != nil && !hasNew(served, s.gcKnows) {
+	if s.gcProc != nil && s.gcKnows != nil && !hasNew(served, s.gcKnows) && s.gcRuns == s.gcWants {
 		return nil
 	}
 	if s.gcProc != nil {
@@ -105,6 +105,7 @@ func (s *Server) ensureGC(assets string) error {
 	}
 	s.gcStart = time.Since(t0)
 	s.gcKnows = served
+	s.gcRuns = s.gcWants
 	return nil
 }
 
@@ -151,7 +152,7 @@ func (s *Server) startControllerManager(assets string) (*process, error) {
 	port := strconv.Itoa(ports[0])
 	kcm, err := s.run(filepath.Join(assets, "kube-controller-manager"),
 		"--kubeconfig="+kubeconfig,
-		"--controllers="+gcControllers,
+		"--controllers="+gcControllers+s.gcWants,
 		"--leader-elect=false",
 		// the controllers act as the administrator, not as service
 		// accounts of their own (no token controller runs)

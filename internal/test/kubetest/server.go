@@ -64,6 +64,8 @@ type Server struct {
 	gcKnows map[string]bool // the resources served when it started
 	gcErr   error           // its start failed
 	gcStart time.Duration   // how long its last start took
+	gcWants string          // more controllers asked for (",name,name"), see StartWithControllers
+	gcRuns  string          // the more controllers it runs
 }
 
 var (

@@ -85,6 +85,9 @@ type Object struct {
 	// for a removed object the old one's).
 	Wave int
 	Hook bool
+	// Update is set for a changed object whose update the API server
+	// refuses (Options.Update).
+	Update *Update
 }
 
 // Report is the result of a comparison.
@@ -96,12 +99,15 @@ type Report struct {
 }
 
 // Counts are the numbers of objects added, changed, removed and
-// suppressed.
+// suppressed, and of changes whose update will fail.
 type Counts struct {
 	Added      int `json:"added"`
 	Changed    int `json:"changed"`
 	Removed    int `json:"removed"`
 	Suppressed int `json:"suppressed"`
+	// Refused counts the changed objects whose update the API server
+	// refuses and that nothing recreates (Update.Fails).
+	Refused int `json:"refused,omitempty"`
 }
 
 // Counts counts the objects by status.
@@ -117,6 +123,9 @@ func (r *Report) Counts() Counts {
 			c.Changed++
 		case Suppressed:
 			c.Suppressed++
+		}
+		if o.Update.Fails() {
+			c.Refused++
 		}
 	}
 	return c
@@ -134,6 +143,9 @@ func (c Counts) Summary() string {
 	s := fmt.Sprintf("%d to add, %d to change, %d to remove", c.Added, c.Changed, c.Removed)
 	if c.Suppressed > 0 {
 		s += fmt.Sprintf(" (%d changed only in ignored fields)", c.Suppressed)
+	}
+	if c.Refused > 0 {
+		s += fmt.Sprintf("; the API server will refuse %s", plural(c.Refused, "update"))
 	}
 	return s
 }
@@ -156,6 +168,14 @@ type Options struct {
 	// and lists of them: masked wherever they appear, in every form
 	// (package internal/redact), unless ShowSecrets.
 	SecretValues []any
+	// Update, when set, validates the update of each changed object as
+	// the API server does (validate.Validator.Update): an update it
+	// refuses is reported (Object.Update).
+	Update UpdateFunc
+	// Recreates says how the target deletes and creates an object whose
+	// update is refused (argocd.Recreates, flux.Recreates); nil or "":
+	// nothing does, and the update fails.
+	Recreates func(*object.Object) string
 }
 
 // Compare compares two renders. Objects come in the order of the new
@@ -210,7 +230,7 @@ func compareOne(k Key, a, b *engine.Item, opts Options, sec *secrets) (*Object, 
 	if err != nil {
 		return nil, err
 	}
-	o := &Object{Key: sec.key(k), APIVersion: b.Obj.APIVersion(), Status: Changed, Moves: moves, Wave: b.Wave, Hook: hook(b)}
+	o := &Object{Key: sec.key(k), APIVersion: b.Obj.APIVersion(), Status: Changed, Moves: moves, Wave: b.Wave, Hook: hook(b), Update: checkUpdate(a, b, opts, sec)}
 	holder := sync.OnceValue(func() bool { return sec.holds(k, a.Obj) || sec.holds(k, b.Obj) })
 	ignored := 0
 	for _, c := range changes {
@@ -224,7 +244,7 @@ func compareOne(k Key, a, b *engine.Item, opts Options, sec *secrets) (*Object, 
 			o.Fields = append(o.Fields, sec.field(k, holder, c, opts))
 		}
 	}
-	if len(o.Fields) == 0 && len(o.Moves) == 0 {
+	if len(o.Fields) == 0 && len(o.Moves) == 0 && o.Update == nil {
 		if ignored == 0 {
 			return nil, nil // bookkeeping only: nothing a reviewer needs
 		}

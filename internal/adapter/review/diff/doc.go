@@ -27,6 +27,12 @@
 // changed, never a value or a length. [Options.ShowSecrets] turns masking
 // off.
 //
+// Updates: with [Options.Update] (validate.Validator.Update), each
+// changed object's update is validated as the API server validates it; an
+// update it refuses is reported ([Update]) with how the target recreates
+// the object ([Options.Recreates]: Argo CD's Force=true, Flux's force) or,
+// when nothing does, what to do: the sync would fail ([Counts].Refused).
+//
 // A [Report] is written for people ([Report.Text], coloured on request),
 // as a pull-request comment ([Report.Markdown], kept under a size limit
 // with a visible truncation marker) or as JSON ([Report.JSON]). Everything

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
+	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
@@ -33,6 +34,10 @@ func restates(key, value string, it *engine.Item) bool {
 		return it.Hook && value == "Sync"
 	case argocd.AnnHookDeletePolicy:
 		return it.Hook && value == "HookSucceeded"
+	case argocd.AnnSyncOptions:
+		return value == argocd.SyncOptions(*it)
+	case flux.AnnForce:
+		return value == "enabled" && flux.Forced(*it)
 	case enhance.AnnPlan:
 		return value == it.Meta.Plan
 	case enhance.AnnPhase:

@@ -36,6 +36,20 @@ type jsonObject struct {
 	Fields       []jsonField `json:"fields,omitempty"`
 	HiddenFields int         `json:"hiddenFields,omitempty"`
 	Object       string      `json:"object,omitempty"`
+	Update       *jsonUpdate `json:"update,omitempty"`
+}
+
+// jsonUpdate is an update the API server refuses: failing unless
+// recreatedBy says how the target recreates the object.
+type jsonUpdate struct {
+	Refused     []jsonRefusal `json:"refused"`
+	RecreatedBy string        `json:"recreatedBy,omitempty"`
+	Advice      string        `json:"advice,omitempty"`
+}
+
+type jsonRefusal struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
 }
 
 type jsonMove struct {
@@ -68,6 +82,12 @@ func (r *Report) JSON() ([]byte, error) {
 		}
 		for _, f := range o.Fields {
 			j.Fields = append(j.Fields, jsonFieldOf(f))
+		}
+		if u := o.Update; u != nil {
+			j.Update = &jsonUpdate{RecreatedBy: u.Recreated, Advice: u.Advice}
+			for _, r := range u.Refused {
+				j.Update.Refused = append(j.Update.Refused, jsonRefusal{Field: r.Field, Message: r.Msg})
+			}
 		}
 		out.Objects = append(out.Objects, j)
 	}

@@ -25,7 +25,7 @@ func (r *Report) Markdown(title string, limit int) string {
 	if title == "" {
 		title = "kudo-render diff"
 	}
-	head := fmt.Sprintf("### %s\n\n**%s**\n\n", title, r.Counts().Summary()) + markdownWarnings(r.Warnings)
+	head := fmt.Sprintf("### %s\n\n**%s**\n\n", title, r.Counts().Summary()) + refusals(r) + markdownWarnings(r.Warnings)
 	var tail string
 	if s := suppressedKeys(r); len(s) > 0 {
 		for i, k := range s {
@@ -113,8 +113,37 @@ func summaryOf(o Object) string {
 	if o.HiddenFields > 0 {
 		parts = append(parts, fmt.Sprintf("%d hidden", o.HiddenFields))
 	}
+	switch {
+	case o.Update.Fails():
+		parts = append(parts, "update refused")
+	case o.Update != nil:
+		parts = append(parts, "recreated")
+	}
 	return strings.Join(parts, ", ")
 }
+
+// refusals is the comment's warning about the updates that will fail,
+// each with what to do ("" when none).
+func refusals(r *Report) string {
+	var b strings.Builder
+	for _, o := range r.Objects {
+		if !o.Update.Fails() {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "> [!CAUTION]\n> **The API server will refuse %s**: the sync fails until it is done by hand.\n", plural(r.Counts().Refused, "update"))
+		}
+		fmt.Fprintf(&b, ">\n> - <code>%s</code>: %s<br>To apply it: %s\n", esc(o.Key.String()), esc(o.Update.String()), esc(o.Update.Advice))
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// esc is text for markdown: control characters escaped, HTML's special
+// characters as entities.
+func esc(s string) string { return html.EscapeString(visible.Escape(s)) }
 
 func plural(n int, s string) string {
 	if n == 1 {
@@ -146,6 +175,11 @@ func rawDiffLines(o Object) []string {
 	}
 	for _, m := range o.Moves {
 		out = append(out, "@@ "+m.String()+" @@")
+	}
+	if o.Update != nil {
+		for _, l := range o.Update.Lines() {
+			out = append(out, "! "+l)
+		}
 	}
 	for _, f := range o.Fields {
 		head := "@@ " + f.Path.String()

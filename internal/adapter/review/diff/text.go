@@ -61,6 +61,15 @@ func (p *printer) object(o Object) {
 	for _, m := range o.Moves {
 		p.line(cyan, "    "+m.String())
 	}
+	if o.Update != nil {
+		col := red
+		if !o.Update.Fails() {
+			col = cyan
+		}
+		for _, l := range o.Update.Lines() {
+			p.line(col, "    "+l)
+		}
+	}
 	for _, f := range o.Fields {
 		p.field(f)
 	}
