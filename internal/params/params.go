@@ -318,7 +318,7 @@ func parseYAML(s string) (v any, err error) {
 		if docs++; docs > 1 {
 			return nil, errors.New("holds more than one YAML document")
 		}
-		if err := doc.Decode(&v); err != nil {
+		if v, err = strictyaml.DecodeAny(doc); err != nil {
 			return nil, strictyaml.YAMLErrors("", err)[0]
 		}
 	}
