@@ -3,6 +3,7 @@ package engine_test
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -15,11 +16,16 @@ import (
 // fanOut is a KUDO package p<level> whose deploy plan installs p<level+1>
 // six times (KudoOperator tasks), then applies a ConfigMap.
 func fanOut(t *testing.T, level, depth int) *bundle.Bundle {
+	return fanOutTo(t, level, depth, func(int) string { return fmt.Sprintf("../p%d", level+1) })
+}
+
+// fanOutTo is fanOut whose k-th task installs the package pkg(k).
+func fanOutTo(t *testing.T, level, depth int, pkg func(k int) string) *bundle.Bundle {
 	t.Helper()
 	var tasks, steps strings.Builder
 	if level < depth {
 		for k := range 6 {
-			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../p%d}}\n", k, level+1)
+			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: %s}}\n", k, pkg(k))
 			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", k, k)
 		}
 	}
@@ -57,6 +63,31 @@ func TestDependencyInstancesBudget(t *testing.T) {
 	}
 	if n := budget.Spent(limits.RenderInstances); n != 100 {
 		t.Errorf("spent %d instances, want 100", n)
+	}
+}
+
+// TestDependencyLoadsBudget: a graph of 6^5 different packages is loaded
+// only as far as the render counts its instances (each counted before its
+// package is loaded, its own dependencies prefetched then): loading does
+// not run through the graph before the budget bites.
+func TestDependencyLoadsBudget(t *testing.T) {
+	const depth, instances = 5, 100
+	var loads atomic.Int64
+	var resolve engine.DependencyResolver
+	resolve = func(task *bundle.Task) (*bundle.Bundle, engine.DependencyResolver, error) {
+		loads.Add(1)
+		var level int
+		fmt.Sscanf(task.Operator.Package, "../l%d", &level)
+		return fanOutTo(t, level, depth, func(k int) string { return fmt.Sprintf("../l%d-%s-%d", level+1, task.Operator.Package[3:], k) }), resolve, nil
+	}
+	top := fanOutTo(t, 0, depth, func(k int) string { return fmt.Sprintf("../l1-%d", k) })
+	budget := limits.NewBudget(limits.Limits{RenderInstances: instances})
+	_, err := engine.RenderWith(engine.Options{Budget: budget}, engine.Request{Bundle: top, Instance: render.Instance{Name: "i", Namespace: "ns"}, Dependencies: resolve})
+	if err == nil || !strings.Contains(err.Error(), "render instances exceeds the limit of 100 instances") {
+		t.Fatalf("got %v", err)
+	}
+	if n := loads.Load(); n > 6*instances {
+		t.Errorf("%d packages loaded for %d instances", n, instances)
 	}
 }
 

@@ -316,6 +316,11 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if pu == nil || pu.resolver == nil {
 		return nil, fmt.Errorf("cannot resolve package %q", t.Operator.Package)
 	}
+	// The instance is counted before its package is loaded: a graph of
+	// more instances than the budget stops at the first one too many.
+	if err := in.budget.Charge(limits.RenderInstances, 1, fmt.Sprintf("task %q (KudoOperator) of instance %q", t.Name, parent.Instance)); err != nil {
+		return nil, err
+	}
 	dir, located := pu.childDir(t)
 	child := &unit{dir: dir, located: located}
 	b, resolver, err := pu.resolver(t)
@@ -335,9 +340,6 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	}
 	if err := object.CheckInstanceName(name); err != nil {
 		return nil, fmt.Errorf("task %q: instance name of the dependency %v (set instanceName)", t.Name, err)
-	}
-	if err := in.budget.Charge(limits.RenderInstances, 1, fmt.Sprintf("task %q (KudoOperator) of instance %q", t.Name, parent.Instance)); err != nil {
-		return nil, err
 	}
 	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
 	if err != nil {
