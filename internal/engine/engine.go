@@ -81,8 +81,14 @@ func ServerSideApply(b *bundle.Bundle, override *bool) bool {
 }
 
 // Marker is the processed-by marker the objects of req carry:
-// <framework>@<version>/<digest of everything the render reads>.
+// <framework>@<version>/<digest of everything the render reads>. The
+// package's part of the digest is computed once per bundle (see
+// bundleHashes), however many instances of it are rendered.
 func Marker(req Request) (string, error) {
+	h, err := bundleHashes.Get(req.Bundle, digest.HashBundle)
+	if err != nil {
+		return "", err
+	}
 	extra := map[string]string{"publisherImage": req.PublisherImage, "source": req.Source, "origin": req.Origin}
 	for k, v := range req.PipeNames {
 		extra["pipe."+k] = v
@@ -93,7 +99,7 @@ func Marker(req Request) (string, error) {
 	if req.KubeVersion != "" {
 		extra["kubeVersion"] = req.KubeVersion
 	}
-	d, err := digest.InputDigest(digest.Input{
+	d, err := h.InputDigest(digest.Input{
 		Bundle: req.Bundle, Instance: req.Instance.Name, Namespace: req.Instance.Namespace,
 		Plans: req.plans(), Target: req.Target, Params: req.Params, Extra: extra,
 	})
@@ -102,6 +108,12 @@ func Marker(req Request) (string, error) {
 	}
 	return digest.Marker(req.Bundle, d), nil
 }
+
+// bundleHashes are the digests of the packages rendered, begun: the
+// instances of one package (KRM Instance items, diff's two sides) share
+// its encoding and hashing, which for a large package is most of the cost
+// of a marker.
+var bundleHashes bundle.Memo[*digest.BundleHash]
 
 // DependencyResolver loads the package a KudoOperator task names, and
 // returns the resolver for that package's own dependencies.
