@@ -22,8 +22,10 @@ import (
 // instance is the render of one request: its units (the instance and the
 // dependencies its KudoOperator tasks install) and the items so far.
 type instance struct {
-	req        Request
-	budget     *limits.Budget
+	req    Request
+	budget *limits.Budget
+	// secrets collects the values of the secret parameters of its units.
+	secrets    *paramSecrets
 	top        *plan.Unit
 	units      map[*plan.Unit]*unit
 	source     string
@@ -81,14 +83,14 @@ func (u *unit) childDir(t *bundle.Task) (string, bool) {
 	return path.Join(u.dir, p), true
 }
 
-func renderOne(req Request, budget *limits.Budget) (*instance, error) {
+func renderOne(req Request, budget *limits.Budget, secrets *paramSecrets) (*instance, error) {
 	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
 		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
 	}
 	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
 		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
 	}
-	in, err := newInstance(req, budget)
+	in, err := newInstance(req, budget, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +113,12 @@ func renderOne(req Request, budget *limits.Budget) (*instance, error) {
 	return in, nil
 }
 
-// newInstance resolves the parameters and resources of req.
-func newInstance(req Request, budget *limits.Budget) (*instance, error) {
+// newInstance resolves the parameters and resources of req, adding the
+// values of its secret parameters to secrets.
+func newInstance(req Request, budget *limits.Budget, secrets *paramSecrets) (*instance, error) {
 	b := req.Bundle
 	values, err := resolveParams(b, req.Params, budget)
+	secrets.add(secretValues(b, req.Params, values))
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +133,7 @@ func newInstance(req Request, budget *limits.Budget) (*instance, error) {
 		source = b.ID()
 	}
 	return &instance{
-		req: req, budget: budget, top: top, source: source, commonSeen: map[string]bool{},
+		req: req, budget: budget, secrets: secrets, top: top, source: source, commonSeen: map[string]bool{},
 		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle), located: true}},
 		warnings: b.Warnings,
 	}, nil
@@ -346,6 +350,7 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 		return nil, pu.in(err) // a file of the parent
 	}
 	values, err := resolveParams(b, raw, in.budget)
+	in.secrets.add(secretValues(b, raw, values))
 	if err != nil {
 		placeParams(err, t, pu, child)
 		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)
