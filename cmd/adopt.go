@@ -171,6 +171,7 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	if err != nil {
 		return nil, nil, opts, err
 	}
+	opts.Diff.SecretValues = in.SecretValues // masked in the changes, as diff masks them
 	cluster, err := adoptCluster(f)
 	if err != nil {
 		return nil, nil, opts, err
