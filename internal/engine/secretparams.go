@@ -143,3 +143,13 @@ func secretValues(b *bundle.Bundle, given, resolved map[string]any) []any {
 	}
 	return out
 }
+
+// HideSecretParams hides in err the values of the secret parameters of
+// b, given (values) or default: for an adapter that reports a problem of
+// parameter values without rendering (the Argo CD plugin's parameter
+// announcement, import).
+func HideSecretParams(b *bundle.Bundle, values map[string]any, err error) error {
+	ps := &paramSecrets{}
+	ps.add(secretValues(b, values, nil))
+	return ps.mask(err)
+}

@@ -2,6 +2,7 @@ package hostile_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -168,5 +169,29 @@ func TestSecretsInAdoptReport(t *testing.T) {
 			t.Errorf("%s: exit %d, want 1 with the change of data.pw hidden:\n%s%s", tc.reason, r.code, head(r.stdout), head(r.stderr))
 		}
 		checkForbidden(t, hostileCase{reason: tc.reason, forbid: []string{password2, "hunter2", base64.StdEncoding.EncodeToString([]byte(password2))[:16]}}, r)
+	}
+}
+
+// TestSecretsInPluginParameters: the Argo CD plugin's parameter panel
+// says why a value is refused (its kudo-render-error entry, and stderr)
+// without quoting a secret parameter's value; the panel still shows the
+// Application's own value as the parameter's.
+func TestSecretsInPluginParameters(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, pkgFiles(map[string]string{"cm.yaml": cm}, map[string]string{
+		"params.yaml": "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: API_TOKEN\n    type: integer\n    default: \"1\"\n",
+	}))
+	write(t, dir, map[string]string{"kudo-render.yaml": strings.Replace(renderConfig, "path: fw", "path: pkg", 1) + "  params: {API_TOKEN: " + password2 + "}\n"})
+	r := runCase(t, dir, "", []string{"cmp", "parameters"}, []string{"ARGOCD_APP_NAME=inst", "ARGOCD_APP_NAMESPACE=ns"}, nil)
+	tc := hostileCase{class: "secrets", reason: "cmp parameters with a refused secret value"}
+	checkBounds(t, tc, r)
+	var ann []struct{ Name, Tooltip, String string }
+	if err := json.Unmarshal([]byte(r.stdout), &ann); err != nil || r.code != 0 || len(ann) != 2 || ann[0].Name != "kudo-render-error" {
+		t.Fatalf("%s: exit %d, %v, want the problem and the parameter:\n%s%s", tc.reason, r.code, err, head(r.stdout), head(r.stderr))
+	}
+	for name, text := range map[string]string{"the problem's tooltip": ann[0].Tooltip, "the problem's value": ann[0].String, "stderr": r.stderr} {
+		if strings.Contains(text, "hunter2") || !strings.Contains(text, "API_TOKEN") {
+			t.Errorf("%s: %s: %q", tc.reason, name, text)
+		}
 	}
 }
