@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -106,5 +107,36 @@ func TestRequestsBudget(t *testing.T) {
 	_, err = engine.RenderWith(engine.Options{Budget: limits.NewBudget(limits.Limits{RenderObjects: 20})}, reqs...)
 	if err == nil || !strings.Contains(err.Error(), "templates/cm.yaml: render objects exceeds the limit of 20 objects") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestParametersBudget: the parameters each instance resolves, and the
+// copy of them each task's templates get, are charged to the render's
+// values: 30 instances of a package whose map default has 10,000 entries
+// copy 600,000 values.
+func TestParametersBudget(t *testing.T) {
+	var m strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&m, "      k%d: v\n", i)
+	}
+	b, err := bundle.Load(fstest.MapFS{
+		"operator.yaml":     {Data: []byte("apiVersion: kudo.dev/v1beta1\nname: m\noperatorVersion: 0.1.0\ntasks:\n  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n          - {name: app, tasks: [app]}\n")},
+		"params.yaml":       {Data: []byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: M\n    type: map\n    default:\n" + m.String())},
+		"templates/cm.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"{{ .Name }}\"}\n")},
+	}, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := make([]engine.Request, 30)
+	for i := range reqs {
+		reqs[i] = engine.Request{Bundle: b, Instance: render.Instance{Name: fmt.Sprintf("i%d", i), Namespace: "ns"}}
+	}
+	if _, err := engine.RenderWith(engine.Options{Budget: limits.NewBudget(limits.Limits{RenderValues: 1_000_000})}, reqs...); err != nil {
+		t.Fatalf("30 instances within the budget: %v", err)
+	}
+	budget := limits.NewBudget(limits.Limits{RenderValues: 300_000})
+	_, err = engine.RenderWith(engine.Options{Budget: budget}, reqs...)
+	if err == nil || !regexp.MustCompile(`the parameters (of instance "i\d+"|given to task "app" \(instance "i\d+" of m@0\.1\.0\)): total render values exceeds the limit of 300000 values`).MatchString(err.Error()) {
+		t.Fatalf("got %v", err)
 	}
 }

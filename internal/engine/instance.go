@@ -117,7 +117,7 @@ func renderOne(req Request, budget *limits.Budget, secrets *paramSecrets) (*inst
 // values of its secret parameters to secrets.
 func newInstance(req Request, budget *limits.Budget, secrets *paramSecrets) (*instance, error) {
 	b := req.Bundle
-	values, err := resolveParams(b, req.Params, budget)
+	values, err := resolveParams(b, req.Params, budget, req.Instance.Name)
 	secrets.add(secretValues(b, req.Params, values))
 	if err != nil {
 		return nil, err
@@ -140,8 +140,23 @@ func newInstance(req Request, budget *limits.Budget, secrets *paramSecrets) (*in
 }
 
 // resolveParams is the one parameter stage (schema.ResolveParams), within
-// the render's budget of schema validation steps.
-func resolveParams(b *bundle.Bundle, values map[string]any, budget *limits.Budget) (params.Values, error) {
+// the render's budget: the values resolution copies for the instance
+// (each value given, else its default) are charged before it makes them,
+// and validation charges its schema steps. inst names the instance.
+func resolveParams(b *bundle.Bundle, values map[string]any, budget *limits.Budget, inst string) (params.Values, error) {
+	used := make(map[string]any, len(b.Params))
+	for _, p := range b.Params {
+		switch {
+		case p == nil:
+		case values[p.Name] != nil:
+			used[p.Name] = values[p.Name]
+		case p.Default != nil:
+			used[p.Name] = p.Default
+		}
+	}
+	if err := budget.ChargeValue(used, fmt.Sprintf("the parameters of instance %q", inst)); err != nil {
+		return nil, err
+	}
 	return schema.ResolveParamsWithin(b, values, budget)
 }
 
@@ -349,7 +364,7 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if err != nil {
 		return nil, pu.in(err) // a file of the parent
 	}
-	values, err := resolveParams(b, raw, in.budget)
+	values, err := resolveParams(b, raw, in.budget, name)
 	in.secrets.add(secretValues(b, raw, values))
 	if err != nil {
 		placeParams(err, t, pu, child)

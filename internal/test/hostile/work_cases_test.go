@@ -147,6 +147,23 @@ func TestWorkBudgetCounts(t *testing.T) {
 				}
 			},
 		},
+		"ParamsPerInstance": {
+			class: "render budget", reason: "400 KudoOperator instances of a package whose map default has 60,000 entries: each resolves and copies it",
+			within: soon,
+			setup: func(t *testing.T, dir string) []string {
+				var m strings.Builder
+				for i := range 60_000 {
+					fmt.Fprintf(&m, "      k%d: v%d\n", i, i)
+				}
+				kudoPkg(t, dir, "child", nil, false, "  - name: M\n    type: map\n    default:\n"+m.String(), nil)
+				deps := make([]string, 400)
+				for i := range deps {
+					deps[i] = "child"
+				}
+				return []string{"render", kudoPkg(t, dir, "parent", deps, true, "", nil), "--name", "inst", "--output-dir", "{out}"}
+			},
+			stderr: `the parameters (of instance "child-\d+"|given to task "app" \(instance "child-\d+" of child@0\.1\.0\)): total render values exceeds the limit of 2000000 values \(raise it with --max-render-values or KUDO_RENDER_MAX_RENDER_VALUES\)`,
+		},
 		"DependencyDAG": {
 			class: "render budget", reason: "61 packages in 6 levels of 10, each installing all 10 of the next level: 1.1 million dependency instances, loaded per path before the instance budget bit",
 			within: atOnce,
