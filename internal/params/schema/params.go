@@ -166,7 +166,13 @@ func paramsDoc(b *bundle.Bundle, budget *limits.Budget) (map[string]any, error) 
 		merged = mergeLayers(merged, upper)
 	}
 
-	// Parameters that no layer describes get their derived property.
+	return withDerived(merged, b.Params)
+}
+
+// withDerived gives every parameter of params that merged (a combined
+// schema) does not describe its derived property, required when it needs
+// a value.
+func withDerived(merged map[string]any, params []*bundle.Param) (map[string]any, error) {
 	props, _ := merged["properties"].(map[string]any)
 	if props == nil {
 		props = map[string]any{}
@@ -177,7 +183,7 @@ func paramsDoc(b *bundle.Bundle, budget *limits.Budget) (map[string]any, error) 
 		isRequired[r] = true
 	}
 	added := false
-	for _, p := range b.Params {
+	for _, p := range params {
 		if p == nil {
 			continue
 		}
