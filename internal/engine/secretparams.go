@@ -12,7 +12,7 @@ import (
 
 // A parameter is secret, and its value hidden in every message (errors,
 // warnings and notes, whatever stage raises them, templates included),
-// when:
+// when (a boolean parameter only when marked):
 //
 //   - params.schema.json marks it `"writeOnly": true` (JSON Schema's mark
 //     of a password);
@@ -36,9 +36,6 @@ func secretNames(b *bundle.Bundle) map[string]bool {
 				out[p.Name] = true
 			}
 		}
-		for _, n := range schema.WriteOnlyParams(b) {
-			out[n] = true
-		}
 		for _, src := range b.Templates {
 			if !rendersSecret.Match(src) {
 				continue
@@ -48,6 +45,14 @@ func secretNames(b *bundle.Bundle) map[string]bool {
 					out[name] = true
 				}
 			}
+		}
+		for _, p := range b.Params {
+			if p != nil && p.Type == bundle.TypeBoolean {
+				delete(out, p.Name) // true or false is no secret (PASS_THROUGH)
+			}
+		}
+		for _, n := range schema.WriteOnlyParams(b) {
+			out[n] = true
 		}
 		return out, nil
 	})

@@ -39,7 +39,8 @@ func TestSecretName(t *testing.T) {
 // its params.schema.json (writeOnly) and its Secret templates say.
 func TestSecretNames(t *testing.T) {
 	b := &bundle.Bundle{
-		Params: []*bundle.Param{{Name: "PASSWORD"}, {Name: "KEYSTORE"}, {Name: "SALT"}, {Name: "PIN"}, {Name: "USER"}, {Name: "TLS_SECRET_NAME"}},
+		Params: []*bundle.Param{{Name: "PASSWORD"}, {Name: "KEYSTORE"}, {Name: "SALT"}, {Name: "PIN"}, {Name: "USER"}, {Name: "TLS_SECRET_NAME"},
+			{Name: "PASS_THROUGH", Type: bundle.TypeBoolean}},
 		Templates: map[string][]byte{
 			"secret.yaml": []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: {{ .Params.TLS_SECRET_NAME }}}\nstringData: {k: {{ $.Params.KEYSTORE | b64enc }}, s: {{ index .Params \"SALT\" }}}\n"),
 			"flow.yaml":   []byte("{apiVersion: v1, kind: Secret, metadata: {name: x}, stringData: {u: '{{ .Params.USER }}'}}\n"),
@@ -47,7 +48,8 @@ func TestSecretNames(t *testing.T) {
 		},
 		ParamsSchema: []byte(`{"properties": {"PIN": {"type": "string", "writeOnly": true}}}`),
 	}
-	want := map[string]bool{"PASSWORD": true, "KEYSTORE": true, "SALT": true, "PIN": true, "USER": true} // not the Secret's name
+	// not the Secret's name, nor a boolean
+	want := map[string]bool{"PASSWORD": true, "KEYSTORE": true, "SALT": true, "PIN": true, "USER": true}
 	assert.DeepEqual(t, secretNames(b), want)
 	assert.DeepEqual(t, secretValues(&bundle.Bundle{Params: []*bundle.Param{{Name: "TOKEN", Default: "d"}, {Name: "X", Default: "x"}}},
 		map[string]any{"TOKEN": "given", "X": "1"}, map[string]any{"TOKEN": "given"}), []any{"given", "given", "d"})
