@@ -25,11 +25,11 @@ import (
 //     SECRET KEY; unless its last word says it names or points at one
 //     (NAME, NAMES, REF, FILE, PATH, DIR, LENGTH, TTL, ...:
 //     TLS_SECRET_NAME names a Secret).
-var secretParams bundle.Memo[map[string]bool]
+var secretParamNames bundle.Memo[map[string]bool]
 
 // secretNames are the names of b's secret parameters.
 func secretNames(b *bundle.Bundle) map[string]bool {
-	names, _ := secretParams.Get(b, func(b *bundle.Bundle) (map[string]bool, error) {
+	names, _ := secretParamNames.Get(b, func(b *bundle.Bundle) (map[string]bool, error) {
 		out := map[string]bool{}
 		for _, p := range b.Params {
 			if p != nil && secretName(p.Name) {
