@@ -53,6 +53,16 @@ func stringProperties(n, size int) string {
 	return string(data)
 }
 
+// pluginParams is the environment of the Argo CD plugin with n PARAM_Q*
+// variables.
+func pluginParams(n int) []string {
+	env := []string{"ARGOCD_APP_NAME=inst", "ARGOCD_APP_NAMESPACE=ns"}
+	for i := range n {
+		env = append(env, fmt.Sprintf("PARAM_Q%d=x", i))
+	}
+	return env
+}
+
 // soon bounds a run whose work the fix made linear or made once: the
 // quadratic or repeated work took several times as long.
 const soon = 10 * time.Second
@@ -95,6 +105,21 @@ func TestWorkBudgetCounts(t *testing.T) {
 				return []string{"render", filepath.Join(dir, "render.yaml"), "--output-dir", "{out}"}
 			},
 			stderr: `invalid parameters:\n  Q0: is not defined by the package; did you mean P0\?\n(.|\n)*  Q9999: is not defined by the package\n`,
+		},
+		"ManyUnknownPluginParams": {
+			class: "render budget", reason: "30,000 PARAM_* variables of the Argo CD plugin that a package of 20,000 parameters does not define (a suggestion for each against every parameter)",
+			within: soon,
+			setup: func(t *testing.T, dir string) []string {
+				var defs strings.Builder
+				for i := range 20_000 {
+					fmt.Fprintf(&defs, "  - {name: P%d, default: \"%d\"}\n", i, i)
+				}
+				kudoPkg(t, dir, "pkg", nil, false, defs.String(), nil)
+				write(t, dir, map[string]string{"kudo-render.yaml": strings.Replace(renderConfig, "path: fw", "path: pkg", 1)})
+				return []string{"cmp", "generate"}
+			},
+			env:    pluginParams(30_000),
+			stderr: `plugin parameters: PARAM_Q0: the package has no such parameter; did you mean P0 \(PARAM_P0\)\?; .*PARAM_Q9999: the package has no such parameter(;|\n)`,
 		},
 		"SchemaCompile": {
 			class: "render budget", reason: "a params.schema.json of 20,000 subschemas (compiling it is quadratic in the library)",
