@@ -172,6 +172,7 @@ func adoptCheck(g *gitFlags, f adoptFlags, path string, stderr io.Writer) (*adop
 	if err != nil {
 		return nil, nil, opts, err
 	}
+	opts.Diff.SecretValues = in.SecretValues // masked in the changes, as diff masks them
 	cluster, bounds, err := adoptCluster(f, g.deadline)
 	if err != nil {
 		return nil, nil, opts, err

@@ -66,6 +66,7 @@ this command.`,
 			cfg.ApplyArgoCD(settings)
 			values, valuesErr := cfg.Values()
 			ann, resolveErr := argocd.AnnounceValues(res.Bundle, values)
+			resolveErr = engine.HideSecretParams(res.Bundle, values, resolveErr) // the panel is Argo CD's UI
 			if err := errors.Join(envErr, valuesErr, resolveErr); err != nil {
 				// Argo CD shows nothing of a failed announcement.
 				warner(stderr)(err.Error())

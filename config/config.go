@@ -58,7 +58,7 @@ type Spec struct {
 	Plans []string `yaml:"plans,omitempty" json:"plans,omitempty"`
 	// Params are parameter values. Scalars keep the text they are written
 	// with; lists and maps are passed as parsed YAML.
-	Params map[string]Node `yaml:"params,omitempty" json:"params,omitempty"`
+	Params Params `yaml:"params,omitempty" json:"params,omitempty"`
 	// Target is argocd (default), plain or flux.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"`
 	// Flux tunes the flux target's Kustomizations and namespace.
@@ -585,6 +585,15 @@ func (c *Config) request(ctx context.Context, src Sources, res *extend.Result, n
 
 // Node is a YAML node: how parameter values are kept until rendering.
 type Node = yaml.Node
+
+// Params are parameter values by name. They decode in time linear in
+// their number (go-yaml's own decoding of a map is quadratic).
+type Params map[string]Node
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (p *Params) UnmarshalYAML(n *yaml.Node) error {
+	return strictyaml.DecodeMap(n, (*map[string]Node)(p))
+}
 
 // StringNode is a parameter value given as text (for example on the
 // command line).

@@ -236,7 +236,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 	if err := opts.Budget.Charge(limits.RenderInstances, int64(len(reqs)), fmt.Sprintf("%d instances requested", len(reqs))); err != nil {
 		return nil, err
 	}
-	items, tolerated, off, err := renderAll(reqs, opts.Budget)
+	items, tolerated, off, secretParams, err := renderAll(reqs, opts.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 		}
 	}
 	objs := Objects(items)
-	sec := &secrets{objs: objs, lookup: opts.Lookup}
+	sec := &secrets{objs: objs, lookup: opts.Lookup, copied: secretParams}
 	opts = sec.options(opts)
 	found, err := bundleWarnings(tolerated, opts)
 	if err != nil {
@@ -323,9 +323,10 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 
 // renderAll renders the requests on all cores and returns their items in
 // request order: for each request, the common/ manifests of frameworks no
-// earlier request brought, then its own objects. The result is the same
-// whatever the scheduling.
-func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []OffToggle, error) {
+// earlier request brought, then its own objects, and the values of the
+// secret parameters of all of them. The result is the same whatever the
+// scheduling. An error is a request's, its secret parameters hidden.
+func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []OffToggle, []any, error) {
 	results := make([]rendered, len(reqs))
 	par.Do(len(reqs), func(i int) {
 		defer limits.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
@@ -341,12 +342,14 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []Off
 	}
 	var warnings []*finding
 	var off []OffToggle
+	var secretParams []any
 	seen := map[string]bool{}
 	warned := map[*diag.Diagnostic]*finding{}
 	for i, r := range results {
 		if r.err != nil {
-			return nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
+			return nil, nil, nil, nil, &Error{Instance: reqs[i].Instance.Name, Framework: reqs[i].Bundle.ID(), Err: r.err}
 		}
+		secretParams = append(secretParams, r.secretParams...)
 		start := len(items)
 		for _, c := range r.commons {
 			if !seen[c.id] {
@@ -371,7 +374,7 @@ func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []Off
 			fd.objs = append(fd.objs, Objects(items[start:])...)
 		}
 	}
-	return items, warnings, off, nil
+	return items, warnings, off, secretParams, nil
 }
 
 // normalize types the scalars of the objects the way Kubernetes reads
@@ -419,7 +422,10 @@ type rendered struct {
 	items    []Item
 	warnings []*diag.Diagnostic
 	off      []OffToggle
-	err      error
+	// secretParams are the values of the secret parameters of the
+	// request and its dependencies (secretparams.go).
+	secretParams []any
+	err          error
 }
 
 // OffToggle is a Toggle task whose parameter is false: the objects it
@@ -441,9 +447,10 @@ type common struct {
 }
 
 func renderRequest(req Request, budget *limits.Budget) rendered {
-	in, err := renderOne(req, budget)
+	ps := &paramSecrets{}
+	in, err := renderOne(req, budget, ps)
 	if err != nil {
-		return rendered{err: err}
+		return rendered{err: ps.mask(err)}
 	}
 	id := req.Bundle.ID()
 	for i := range in.items {
@@ -454,7 +461,7 @@ func renderRequest(req Request, budget *limits.Budget) rendered {
 			c.items[i].bundle = id
 		}
 	}
-	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off}
+	return rendered{commons: in.commonList, items: in.items, warnings: in.warnings, off: in.off, secretParams: ps.values}
 }
 
 // finish writes resource versions and processed-markers, which digest

@@ -22,8 +22,10 @@ import (
 // instance is the render of one request: its units (the instance and the
 // dependencies its KudoOperator tasks install) and the items so far.
 type instance struct {
-	req        Request
-	budget     *limits.Budget
+	req    Request
+	budget *limits.Budget
+	// secrets collects the values of the secret parameters of its units.
+	secrets    *paramSecrets
 	top        *plan.Unit
 	units      map[*plan.Unit]*unit
 	source     string
@@ -81,14 +83,14 @@ func (u *unit) childDir(t *bundle.Task) (string, bool) {
 	return path.Join(u.dir, p), true
 }
 
-func renderOne(req Request, budget *limits.Budget) (*instance, error) {
+func renderOne(req Request, budget *limits.Budget, secrets *paramSecrets) (*instance, error) {
 	if err := object.CheckInstanceName(req.Instance.Name); err != nil {
 		return nil, fmt.Errorf("instance name %v (set metadata.name)", err)
 	}
 	if err := object.CheckLabel(req.Instance.Namespace); err != nil {
 		return nil, fmt.Errorf("namespace %v (set metadata.namespace)", err)
 	}
-	in, err := newInstance(req, budget)
+	in, err := newInstance(req, budget, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +113,12 @@ func renderOne(req Request, budget *limits.Budget) (*instance, error) {
 	return in, nil
 }
 
-// newInstance resolves the parameters and resources of req.
-func newInstance(req Request, budget *limits.Budget) (*instance, error) {
+// newInstance resolves the parameters and resources of req, adding the
+// values of its secret parameters to secrets.
+func newInstance(req Request, budget *limits.Budget, secrets *paramSecrets) (*instance, error) {
 	b := req.Bundle
-	values, err := resolveParams(b, req.Params, budget)
+	values, err := resolveParams(b, req.Params, budget, req.Instance.Name)
+	secrets.add(secretValues(b, req.Params, values))
 	if err != nil {
 		return nil, err
 	}
@@ -129,15 +133,30 @@ func newInstance(req Request, budget *limits.Budget) (*instance, error) {
 		source = b.ID()
 	}
 	return &instance{
-		req: req, budget: budget, top: top, source: source, commonSeen: map[string]bool{},
+		req: req, budget: budget, secrets: secrets, top: top, source: source, commonSeen: map[string]bool{},
 		units:    map[*plan.Unit]*unit{top: {r: r, resolver: extend.Prefetch(req.Dependencies, req.Bundle), located: true}},
 		warnings: b.Warnings,
 	}, nil
 }
 
 // resolveParams is the one parameter stage (schema.ResolveParams), within
-// the render's budget of schema validation steps.
-func resolveParams(b *bundle.Bundle, values map[string]any, budget *limits.Budget) (params.Values, error) {
+// the render's budget: the values resolution copies for the instance
+// (each value given, else its default) are charged before it makes them,
+// and validation charges its schema steps. inst names the instance.
+func resolveParams(b *bundle.Bundle, values map[string]any, budget *limits.Budget, inst string) (params.Values, error) {
+	used := make(map[string]any, len(b.Params))
+	for _, p := range b.Params {
+		switch {
+		case p == nil:
+		case values[p.Name] != nil:
+			used[p.Name] = values[p.Name]
+		case p.Default != nil:
+			used[p.Name] = p.Default
+		}
+	}
+	if err := budget.ChargeValue(used, fmt.Sprintf("the parameters of instance %q", inst)); err != nil {
+		return nil, err
+	}
 	return schema.ResolveParamsWithin(b, values, budget)
 }
 
@@ -316,6 +335,11 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if pu == nil || pu.resolver == nil {
 		return nil, fmt.Errorf("cannot resolve package %q", t.Operator.Package)
 	}
+	// The instance is counted before its package is loaded: a graph of
+	// more instances than the budget stops at the first one too many.
+	if err := in.budget.Charge(limits.RenderInstances, 1, fmt.Sprintf("task %q (KudoOperator) of instance %q", t.Name, parent.Instance)); err != nil {
+		return nil, err
+	}
 	dir, located := pu.childDir(t)
 	child := &unit{dir: dir, located: located}
 	b, resolver, err := pu.resolver(t)
@@ -336,14 +360,12 @@ func (in *instance) dependency(parent *plan.Unit, t *bundle.Task) (*plan.Unit, e
 	if err := object.CheckInstanceName(name); err != nil {
 		return nil, fmt.Errorf("task %q: instance name of the dependency %v (set instanceName)", t.Name, err)
 	}
-	if err := in.budget.Charge(limits.RenderInstances, 1, fmt.Sprintf("task %q (KudoOperator) of instance %q", t.Name, parent.Instance)); err != nil {
-		return nil, err
-	}
 	raw, err := pu.r.ParameterFile(t.Operator.ParameterFile)
 	if err != nil {
 		return nil, pu.in(err) // a file of the parent
 	}
-	values, err := resolveParams(b, raw, in.budget)
+	values, err := resolveParams(b, raw, in.budget, name)
+	in.secrets.add(secretValues(b, raw, values))
 	if err != nil {
 		placeParams(err, t, pu, child)
 		return nil, fmt.Errorf("instance %q of %s: %w", name, b.ID(), err)

@@ -10,8 +10,8 @@ import (
 
 // secrets hides the values of a render's Secrets in its errors, warnings
 // and notes: the values the Secrets hold (where a message quotes them
-// whole, in long runs, encoded or digested) and every value a reference
-// copied out of one (wherever it appears). The set is built on first
+// whole, in long runs, encoded or digested), and every value a reference
+// copied out of one and of a secret parameter (wherever it appears). The set is built on first
 // use: a render without errors or warnings pays nothing.
 type secrets struct {
 	objs   []*object.Object
@@ -73,4 +73,26 @@ func (s *secrets) options(opts Options) Options {
 		}
 	}
 	return opts
+}
+
+// paramSecrets collects the values of the secret parameters of one
+// request and its dependencies (see secretNames): a template's fail, a
+// line of invalid YAML or a refused parameter quoting one is an error
+// before any Secret is rendered.
+type paramSecrets struct {
+	values []any
+}
+
+func (p *paramSecrets) add(vs []any) { p.values = append(p.values, vs...) }
+
+// mask hides the collected values in err.
+func (p *paramSecrets) mask(err error) error {
+	if err == nil || len(p.values) == 0 {
+		return err
+	}
+	s := redact.New()
+	for _, v := range p.values {
+		s.AddCopied(v)
+	}
+	return s.Error(err)
 }

@@ -76,3 +76,61 @@ func TestErrorsHideSecrets(t *testing.T) {
 		t.Errorf("want three copies reported and warned, got %v and %v", copied, warnings)
 	}
 }
+
+// TestSecretParamsHidden: the value of a secret parameter (by its name,
+// marked writeOnly, or read by a Secret's template) is hidden in errors
+// raised before any Secret is rendered: a template's fail, a line of
+// invalid YAML after rendering, the parameter's own refusal, and a
+// dependency's; the message still says where.
+func TestSecretParamsHidden(t *testing.T) {
+	const pw = "s3cr3t: p@ss#1"
+	pkg := func(param, template, schema string) *bundle.Bundle {
+		t.Helper()
+		fs := fstest.MapFS{
+			"framework.yaml":   {Data: []byte("name: s\nversion: \"1\"\ntasks:\n  all: {resources: [t.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n")},
+			"params.yaml":      {Data: []byte(param + ": {default: \"x\"}\n")},
+			"templates/t.yaml": {Data: []byte(template)},
+		}
+		if schema != "" {
+			fs["params.schema.json"] = &fstest.MapFile{Data: []byte(schema)}
+		}
+		b, err := bundle.Load(fs, "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+	cases := []struct {
+		reason string
+		b      *bundle.Bundle
+		where  string
+	}{
+		{"a template's fail names the password", pkg("dbPassword", `{{ fail (printf "%s is too short" .Params.dbPassword) }}`, ""), "templates/t.yaml:1"},
+		{"the rendered line of invalid YAML holds it", pkg("ADMIN_PASSWORD", cm+"data:\n  pw: {{ .Params.ADMIN_PASSWORD }}\n", ""), "invalid YAML after rendering"},
+		{"a writeOnly parameter refused by its pattern", pkg("pin", cm, `{"properties": {"pin": {"type": "string", "writeOnly": true, "pattern": "^[0-9]+$"}}}`), "pin"},
+		{"a parameter a Secret's template reads, in a fail elsewhere in it", pkg("key", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {k: {{ .Params.key | quote }}}\n---\n{{ fail .Params.key }}", ""), "templates/t.yaml"},
+	}
+	for _, tc := range cases {
+		var param string
+		for _, p := range tc.b.Params {
+			param = p.Name
+		}
+		_, err := engine.RenderWith(engine.Options{}, engine.Request{Bundle: tc.b, Instance: render.Instance{Name: "i", Namespace: "ns"}, Params: map[string]any{param: pw}})
+		if err == nil {
+			t.Fatalf("%s: no error", tc.reason)
+		}
+		texts := []string{err.Error()}
+		for _, d := range diag.From(err) {
+			texts = append(texts, d.Error())
+		}
+		for _, s := range texts {
+			if strings.Contains(s, "s3cr3t") || strings.Contains(s, "p@ss") {
+				t.Errorf("%s: the value is printed: %s", tc.reason, s)
+			}
+		}
+		if !strings.Contains(err.Error(), tc.where) || !strings.Contains(err.Error(), "(secret value hidden)") {
+			t.Errorf("%s: %s", tc.reason, err)
+		}
+	}
+}

@@ -3,7 +3,10 @@ package extend
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/source/location"
@@ -22,12 +25,19 @@ type DependencyResolver func(t *bundle.Task) (*bundle.Bundle, DependencyResolver
 // version). The operatorVersion and appVersion a task asks for must match
 // the package; a package that depends on itself, directly or not, is an
 // error.
+//
+// Each package is loaded once, however many tasks of however many
+// packages name it: a graph whose packages share dependencies costs one
+// load per package, not one per path through the graph (the instances
+// those paths install are bounded by the render's budget), and every
+// instance of a package gets the same *bundle.Bundle.
 func Dependencies(ctx context.Context, res *Result, opts Options) DependencyResolver {
 	opts.Base = nil
-	return dependencies(ctx, res.Locations, []string{res.Chain[0].Location}, opts)
+	loads := &loadCache{m: map[location.Location]*loaded{}}
+	return dependencies(ctx, res.Locations, []string{res.Chain[0].Location}, opts, loads)
 }
 
-func dependencies(ctx context.Context, locs []location.Location, chain []string, opts Options) DependencyResolver {
+func dependencies(ctx context.Context, locs []location.Location, chain []string, opts Options, loads *loadCache) DependencyResolver {
 	return func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
 		op := t.Operator
 		loc := locs[min(t.Depth, len(locs)-1)]
@@ -41,7 +51,7 @@ func dependencies(ctx context.Context, locs []location.Location, chain []string,
 		if err != nil {
 			return nil, nil, err
 		}
-		res, err := Load(ctx, childLoc, opts)
+		res, err := loads.load(ctx, childLoc, opts)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -54,8 +64,38 @@ func dependencies(ctx context.Context, locs []location.Location, chain []string,
 		if err := matchVersions(op, res.Bundle); err != nil {
 			return nil, nil, err
 		}
-		return res.Bundle, dependencies(ctx, res.Locations, append(chain, id), opts), nil
+		return res.Bundle, dependencies(ctx, res.Locations, append(slices.Clip(chain), id), opts, loads), nil
 	}
+}
+
+// loadCache loads each package of a dependency graph once.
+type loadCache struct {
+	mu sync.Mutex
+	m  map[location.Location]*loaded
+}
+
+// loaded is one package's load, shared by every task that names it.
+type loaded struct {
+	once sync.Once
+	res  *Result
+	err  error
+}
+
+// load is Load of loc, once per location (a location that cannot be a
+// map key is loaded each time).
+func (c *loadCache) load(ctx context.Context, loc location.Location, opts Options) (*Result, error) {
+	if !reflect.TypeOf(loc).Comparable() {
+		return Load(ctx, loc, opts)
+	}
+	c.mu.Lock()
+	l := c.m[loc]
+	if l == nil {
+		l = &loaded{}
+		c.m[loc] = l
+	}
+	c.mu.Unlock()
+	l.once.Do(func() { l.res, l.err = Load(ctx, loc, opts) })
+	return l.res, l.err
 }
 
 func matchVersions(op *bundle.KudoOperatorSpec, b *bundle.Bundle) error {
@@ -70,17 +110,17 @@ func matchVersions(op *bundle.KudoOperatorSpec, b *bundle.Bundle) error {
 
 // Prefetch starts loading the package of every KudoOperator task of b
 // at once, on goroutines, and returns a resolver that waits for a task's
-// load when the plans reach it; the dependencies of each package are
-// prefetched the same way. Packages from several git repositories are
-// thus fetched concurrently, and the result is the same as with r alone:
-// each task gets what r gives for it, an error only when the task is
-// resolved (a task no rendered plan reaches never fails the render).
+// load when the plans reach it. Packages from several git repositories
+// are thus fetched concurrently, and the result is the same as with r
+// alone: each task gets what r gives for it, an error only when the task
+// is resolved (a task no rendered plan reaches never fails the render).
 //
 // Tasks of b that name the same package (the same package, versions and
 // depth in the extends chain: all a resolver reads) share one load, and
-// its result: a package that lists one dependency many times, at every
-// level, costs one load per package, not one per path through the graph
-// (the instances those paths install are bounded by the render's budget).
+// its result. The dependencies of a loaded package are prefetched the same
+// way once one of its tasks is resolved, not before: loading runs one
+// level ahead of the instances the render has counted, never through the
+// whole graph.
 func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 	if r == nil || b == nil {
 		return r
@@ -90,6 +130,8 @@ func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 		next DependencyResolver
 		err  error
 		done chan struct{}
+		// prefetched is next, prefetching, made on first use.
+		prefetched func() DependencyResolver
 	}
 	loads := map[*bundle.Task]*load{}
 	byKey := map[depKey]*load{}
@@ -103,18 +145,20 @@ func Prefetch(r DependencyResolver, b *bundle.Bundle) DependencyResolver {
 			continue
 		}
 		l := &load{done: make(chan struct{})}
+		l.prefetched = sync.OnceValue(func() DependencyResolver { return Prefetch(l.next, l.b) })
 		loads[t], byKey[key] = l, l
 		go func() {
 			defer close(l.done)
-			if l.b, l.next, l.err = r(t); l.err == nil {
-				l.next = Prefetch(l.next, l.b)
-			}
+			l.b, l.next, l.err = r(t)
 		}()
 	}
 	return func(t *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
 		if l, ok := loads[t]; ok {
 			<-l.done
-			return l.b, l.next, l.err
+			if l.err != nil {
+				return nil, nil, l.err
+			}
+			return l.b, l.prefetched(), nil
 		}
 		return r(t)
 	}

@@ -504,3 +504,89 @@ func TestPrefetchShares(t *testing.T) {
 		t.Errorf("%d loads, want %d (one per package)", n, depth)
 	}
 }
+
+// TestPrefetchOneLevelAhead: the dependencies of a loaded package are
+// prefetched once one of its tasks is resolved, not before: loading never
+// runs through the graph ahead of the instances the render counts.
+func TestPrefetchOneLevelAhead(t *testing.T) {
+	const depth = 4
+	bundles := make([]*bundle.Bundle, depth+1)
+	for i := range bundles {
+		bundles[i] = &bundle.Bundle{Name: fmt.Sprintf("p%d", i)}
+		if i < depth {
+			bundles[i].Tasks = []*bundle.Task{{Name: "d", Kind: bundle.KindKudoOperator, Operator: &bundle.KudoOperatorSpec{Package: fmt.Sprintf("../p%d", i+1)}}}
+		}
+	}
+	var mu sync.Mutex
+	var loaded []int
+	var resolver DependencyResolver
+	resolver = func(task *bundle.Task) (*bundle.Bundle, DependencyResolver, error) {
+		var n int
+		fmt.Sscanf(task.Operator.Package, "../p%d", &n)
+		mu.Lock()
+		loaded = append(loaded, n)
+		mu.Unlock()
+		return bundles[n], resolver, nil
+	}
+	r := Prefetch(resolver, bundles[0])
+	_, next, err := r(bundles[0].Tasks[0]) // p1, an instance the render counted
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // time for loads run ahead to start
+	mu.Lock()
+	got := slices.Clone(loaded)
+	mu.Unlock()
+	slices.Sort(got)
+	if len(got) == 0 || got[0] != 1 || slices.Max(got) > 2 {
+		t.Errorf("loaded %v after resolving p1, want p1 and at most its own dependency", got)
+	}
+	if b, _, err := next(bundles[1].Tasks[0]); err != nil || b.Name != "p2" {
+		t.Errorf("p1's task: %v %v", b, err)
+	}
+}
+
+// TestDependenciesLoadOnce: a package that several packages depend on is
+// loaded once: every task that names it gets the same bundle.
+func TestDependenciesLoadOnce(t *testing.T) {
+	dir := t.TempDir()
+	pkg := func(name string, deps ...string) {
+		var tasks, steps strings.Builder
+		for i, d := range deps {
+			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../%s}}\n", i, d)
+			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", i, i)
+		}
+		writeTree(t, dir, map[string]string{
+			name + "/operator.yaml": "apiVersion: kudo.dev/v1beta1\nname: " + name + "\noperatorVersion: 0.1.0\ntasks:\n" + tasks.String() +
+				"  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n" +
+				steps.String() + "          - {name: app, tasks: [app]}\n",
+			name + "/params.yaml":       "apiVersion: kudo.dev/v1beta1\nparameters: []\n",
+			name + "/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+		})
+	}
+	pkg("root", "a", "b")
+	pkg("a", "shared")
+	pkg("b", "shared")
+	pkg("shared")
+	ctx := context.Background()
+	res, err := Load(ctx, location.Local{Dir: filepath.Join(dir, "root")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Dependencies(ctx, res, Options{})
+	var shared []*bundle.Bundle
+	for _, task := range res.Bundle.Tasks[:2] {
+		b, next, err := r(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := next(b.Tasks[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared = append(shared, s)
+	}
+	if shared[0] != shared[1] || shared[0].Name != "shared" {
+		t.Errorf("the shared package was loaded for each path: %p %p", shared[0], shared[1])
+	}
+}

@@ -24,8 +24,9 @@ const (
 	// RenderInstances: instances rendered (requests and the KudoOperator
 	// dependencies they install).
 	RenderInstances
-	// SchemaSteps: steps of JSON Schema validation (subschema
-	// evaluations, and the bytes of the strings they read).
+	// SchemaSteps: steps of JSON Schema work (compiling a schema, n²/2
+	// for n subschemas; subschema evaluations, and the bytes of the
+	// strings they read).
 	SchemaSteps
 	numMeters
 )

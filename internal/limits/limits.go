@@ -139,7 +139,7 @@ var Table = []Spec{
 	{Name: "render-values", Field: "RenderValues", Unit: "values", Default: 2_000_000, What: "total render values", Doc: "values one render decodes or copies, summed: rendered YAML, patched objects, references, decoded KRM input items"},
 	{Name: "render-objects", Field: "RenderObjects", Unit: "objects", Default: 100_000, What: "render objects", Doc: "objects one render renders, over all its templates and instances"},
 	{Name: "render-instances", Field: "RenderInstances", Unit: "instances", Default: 2_000, What: "render instances", Doc: "instances one render renders: requests (KRM Instance items) and the KudoOperator dependencies they install, at every level"},
-	{Name: "schema-steps", Field: "SchemaSteps", Unit: "steps", Default: 100_000_000, What: "schema validation work", Doc: "steps of JSON Schema validation (parameters, resources) in one render: one per subschema evaluated, plus one per byte of the string it reads"},
+	{Name: "schema-steps", Field: "SchemaSteps", Unit: "steps", Default: 100_000_000, What: "schema validation work", Doc: "steps of JSON Schema work (parameters, resources) in one render: compiling a schema of n subschemas n²/2 (once per package), validating one per subschema evaluated plus one per byte of the string it reads"},
 }
 
 // Lookup returns the spec of a limit by Name or Field.

@@ -192,9 +192,10 @@ func undefinedParams(values map[string]any, defined map[string]bool, names []str
 	}
 	slices.Sort(undefined)
 	var violations []Violation
+	var sg Suggester
 	for _, name := range undefined {
 		msg := "is not defined by the package"
-		if s, ok := Suggest(name, names); ok {
+		if s, ok := sg.Suggest(name, names); ok {
 			msg += fmt.Sprintf("; did you mean %s?", nameInMsg(s))
 		}
 		violations = append(violations, Violation{Param: name, Msg: msg})
@@ -318,7 +319,7 @@ func parseYAML(s string) (v any, err error) {
 		if docs++; docs > 1 {
 			return nil, errors.New("holds more than one YAML document")
 		}
-		if err := doc.Decode(&v); err != nil {
+		if v, err = strictyaml.DecodeAny(doc); err != nil {
 			return nil, strictyaml.YAMLErrors("", err)[0]
 		}
 	}

@@ -15,7 +15,9 @@
 //
 // A form matches where it is a whole value, where a message quotes it
 // whole ("value", 'value'), and, when it is at least [MinContained]
-// bytes long, wherever another text contains it. Texts that share a run
+// bytes long, wherever another text contains it; a copied form of
+// [MinToken] bytes or more also where it stands alone, not inside a word
+// or a longer number (a port in "Invalid value: 99817: must be ..."). Texts that share a run
 // of at least [MinRun] bytes with a form match too, so a message that
 // quotes the first 64 bytes of a long token or certificate hides them.
 // The values a Secret stores itself, which may be ordinary words (a user

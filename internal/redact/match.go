@@ -79,6 +79,37 @@ func (c *scan) runs() {
 	}
 }
 
+// alone finds the short copied forms that stand alone in the text: not
+// inside a word (no letter or digit on a side where the form has one).
+func (c *scan) alone() {
+	t := c.text
+	if c.s.tokenLens == 0 {
+		return
+	}
+	for i := 0; i < len(t) && !c.done(); i++ {
+		if i > 0 && wordByte(t[i-1]) && wordByte(t[i]) {
+			continue
+		}
+		for n := MinToken; n < MinContained && i+n <= len(t); n++ {
+			j := i + n
+			if c.s.tokenLens&(1<<n) == 0 || j < len(t) && wordByte(t[j]) && wordByte(t[j-1]) {
+				continue
+			}
+			if _, ok := c.s.tokens[t[i:j]]; ok {
+				c.spans = append(c.spans, span{i, j})
+				i = j - 1
+				break
+			}
+		}
+	}
+}
+
+// wordByte reports whether b belongs to a word: a letter or a digit, or a
+// byte of a multi-byte character.
+func wordByte(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+}
+
 // quoted finds the forms a text quotes whole: "form", 'form' or `form`.
 func (c *scan) quoted() {
 	t := c.text
@@ -108,8 +139,8 @@ func (c *scan) quoted() {
 }
 
 // Hides reports whether a value is secret: a form whole, a form of
-// MinContained bytes or more inside it, or a run of MinRun bytes shared
-// with a form.
+// MinContained bytes or more inside it, a run of MinRun bytes shared with
+// a form, or a short copied form standing alone in it.
 func (s *Set) Hides(text string) bool {
 	if s.Empty() || text == "" {
 		return false
@@ -120,6 +151,9 @@ func (s *Set) Hides(text string) bool {
 	c := newScan(s, text, true)
 	if c.contained(); !c.done() {
 		c.runs()
+	}
+	if !c.done() {
+		c.alone()
 	}
 	return len(c.spans) > 0
 }
@@ -181,8 +215,9 @@ func (s *Set) MaskValue(v any) any {
 }
 
 // Mask replaces every secret part of a free text (an error message) by
-// Hidden: forms quoted whole, forms of MinContained bytes or more, and
-// runs of MinRun bytes shared with a form.
+// Hidden: forms quoted whole, forms of MinContained bytes or more, runs
+// of MinRun bytes shared with a form, and copied forms of MinToken bytes
+// or more standing alone.
 func (s *Set) Mask(text string) string {
 	if s.Empty() || text == "" {
 		return text
@@ -191,6 +226,7 @@ func (s *Set) Mask(text string) string {
 	c.quoted()
 	c.contained()
 	c.runs()
+	c.alone()
 	if len(c.spans) == 0 {
 		return text
 	}

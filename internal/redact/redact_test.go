@@ -165,3 +165,32 @@ func TestError(t *testing.T) {
 		t.Error("an empty set or a nil error is not left alone")
 	}
 }
+
+// TestShortValuesAlone: a short copied value (a port, a PIN) is hidden
+// where a message writes it standing alone, unquoted ("Invalid value:
+// 99817: ..."), never inside a word or a longer number.
+func TestShortValuesAlone(t *testing.T) {
+	s := New()
+	s.AddCopied(map[string]any{"port": "99817", "pin": "@b1!"})
+	for text, want := range map[string]string{
+		"spec.ports[0].port: Invalid value: 99817: must be between 1 and 65535": "spec.ports[0].port: Invalid value: (secret value hidden): must be between 1 and 65535",
+		"99817":                  "(secret value hidden)",
+		"port=99817;pin=@b1!":    "port=(secret value hidden);pin=(secret value hidden)",
+		"998170 x99817 99817abc": "998170 x99817 99817abc",
+		"a@b1!b":                 "a(secret value hidden)b",
+		"é99817":                 "é99817",
+	} {
+		if got := s.Mask(text); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", text, got, want)
+		}
+		if got := s.Hides(text); got != (text != want) {
+			t.Errorf("Hides(%q) = %t", text, got)
+		}
+	}
+	// a Secret's own short values are not searched for alone
+	own := New()
+	own.AddSecret(map[string]any{"stringData": map[string]any{"port": "99817"}}, true)
+	if got := own.Mask("Invalid value: 99817: must"); got != "Invalid value: 99817: must" {
+		t.Errorf("a Secret's own value is masked alone: %s", got)
+	}
+}

@@ -30,6 +30,10 @@ const (
 	// every gramLen bytes: every shared run of 2*gramLen-1 bytes contains
 	// one of them.
 	gramLen = MinRun / 2
+	// MinToken is the shortest copied form found where it stands alone in
+	// a text (no letter or digit on either side: "Invalid value: 99817:
+	// must be ..."), when it is shorter than MinContained.
+	MinToken = 4
 )
 
 // Set is a set of secret values and the forms they are found in. The zero
@@ -44,6 +48,11 @@ type Set struct {
 	// every gramLen bytes, with where they lie.
 	grams map[string]gramAt
 	forms []string
+	// tokens are the copied forms of MinToken to MinContained-1 bytes,
+	// found where they stand alone in a text; tokenLens has bit n set
+	// when one is n bytes long.
+	tokens    map[string]struct{}
+	tokenLens uint
 }
 
 // gramAt is where an indexed substring lies: forms[form][pos:].
@@ -54,7 +63,7 @@ type gramAt struct {
 
 // New is an empty set.
 func New() *Set {
-	return &Set{exact: map[string]struct{}{}, prefix: map[string][]string{}, grams: map[string]gramAt{}}
+	return &Set{exact: map[string]struct{}{}, prefix: map[string][]string{}, grams: map[string]gramAt{}, tokens: map[string]struct{}{}}
 }
 
 // Empty reports whether the set holds no value.
@@ -160,10 +169,15 @@ func (s *Set) addDigests(v string) {
 }
 
 // add adds one form: always a whole value; inside other texts when
-// contained and long enough; in long runs when it is long.
+// contained and long enough, standing alone when contained and shorter;
+// in long runs when it is long.
 func (s *Set) add(f string, contained bool) {
 	if f == "" {
 		return
+	}
+	if contained && len(f) >= MinToken && len(f) < MinContained {
+		s.tokens[f] = struct{}{}
+		s.tokenLens |= 1 << len(f)
 	}
 	if _, ok := s.exact[f]; ok {
 		if contained && len(f) >= MinContained && !s.hasPrefixForm(f) {

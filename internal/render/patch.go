@@ -57,7 +57,10 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 	if err != nil || (len(t.Patches) == 0 && len(t.PatchesStrategicMerge) == 0) {
 		return objs, err
 	}
-	vars := r.Vars(s)
+	vars, err := r.vars(s)
+	if err != nil {
+		return nil, r.fail(s, err)
+	}
 	patches := slices.Clone(t.Patches)
 	for _, name := range t.PatchesStrategicMerge {
 		patches = append(patches, bundle.Patch{Path: name})

@@ -27,7 +27,11 @@ func (r *Renderer) Pipe(s Step, t *bundle.Task) ([]Rendered, error) {
 		return nil, r.fail(s, fmt.Errorf("pipe pod template %q is not in templates/", t.Pod))
 	}
 	tpath := bundle.TemplatePath(t.Pod)
-	objs, err := r.execute(tpath, src, r.Vars(s))
+	vars, err := r.vars(s)
+	if err != nil {
+		return nil, r.fail(s, err)
+	}
+	objs, err := r.execute(tpath, src, vars)
 	if err != nil {
 		return nil, r.fail(s, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -233,9 +234,21 @@ func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rend
 	return objs, nil
 }
 
+// vars is Vars within the render's budget: the copy of the parameters
+// it makes for the step is charged (values and bytes) before it is made.
+func (r *Renderer) vars(s Step) (map[string]any, error) {
+	if err := r.opts.Budget.ChargeValue(map[string]any(r.params), r.doing("the parameters given to task "+strconv.Quote(s.Task))); err != nil {
+		return nil, err
+	}
+	return r.Vars(s), nil
+}
+
 // Resources renders the named templates of a task.
 func (r *Renderer) Resources(s Step, resources []string) ([]Rendered, error) {
-	vars := r.Vars(s)
+	vars, err := r.vars(s)
+	if err != nil {
+		return nil, r.fail(s, err)
+	}
 	var out []Rendered
 	for _, name := range resources {
 		src, ok := r.b.Templates[name]
@@ -285,6 +298,9 @@ func (r *Renderer) ParameterFile(name string) (map[string]any, error) {
 	src, ok := r.b.Templates[name]
 	if !ok {
 		return nil, fmt.Errorf("parameter file %q is not in templates/", name)
+	}
+	if err := r.opts.Budget.ChargeValue(map[string]any(r.params), r.doing("the parameters given to the parameter file "+bundle.TemplatePath(name))); err != nil {
+		return nil, err
 	}
 	vars := map[string]any{
 		"OperatorName":    r.b.Name,

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/redact"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -157,11 +158,13 @@ func Check(ctx context.Context, c *Cluster, ns, name string, items []engine.Item
 		rep.uids[string(u.GetUID())] = u.GetName()
 	}
 	seen := map[diff.Key]bool{}
+	sec := secretsOf(items, opts.Diff)
 	for i := range items {
 		o, err := c.checkOne(ctx, &items[i], opts, rep)
 		if err != nil {
-			return nil, err
+			return nil, sec.Error(err)
 		}
+		o.Reason = sec.Mask(o.Reason)
 		seen[o.Key] = true
 		rep.Objects = append(rep.Objects, *o)
 	}
@@ -185,6 +188,26 @@ func Check(ctx context.Context, c *Cluster, ns, name string, items []engine.Item
 	slices.SortFunc(extra, func(a, b Object) int { return strings.Compare(a.Key.String(), b.Key.String()) })
 	rep.Objects = append(rep.Objects, extra...)
 	return rep, nil
+}
+
+// secretsOf are the secret values the API server's answers may quote:
+// those of the rendered Secrets, and those references copied out of them
+// (opts.SecretValues); none with opts.ShowSecrets. The changes of the
+// report are masked by diff as diff masks them.
+func secretsOf(items []engine.Item, opts diff.Options) *redact.Set {
+	s := redact.New()
+	if opts.ShowSecrets {
+		return s
+	}
+	for _, it := range items {
+		if redact.IsSecret(it.Obj) {
+			s.AddSecret(it.Obj.Map, true)
+		}
+	}
+	for _, v := range opts.SecretValues {
+		s.AddCopied(v)
+	}
+	return s
 }
 
 // owners are the names of the Instances that own u.

@@ -125,6 +125,10 @@ var pluginEnv = []string{"KUBE_VERSION", "PLAN", "PLANS", "TARGET"}
 // pluginEnv is a typo, refused like an unknown -p.
 func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bundle, byNorm map[string]string) error {
 	var unknown []string
+	defined := make(map[string]bool, len(b.Params))
+	for _, p := range b.Params {
+		defined[p.Name] = true
+	}
 	for _, k := range keys {
 		name, ok := strings.CutPrefix(k, "ARGOCD_ENV_")
 		if !ok {
@@ -137,7 +141,7 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 			s.Target = env[k]
 		case name == "KUBE_VERSION":
 			s.KubeVersion = env[k]
-		case b.Param(name) != nil:
+		case defined[name]:
 			s.set(name, env[k])
 		case byNorm[normalize(name)] != "":
 			s.set(byNorm[normalize(name)], env[k])
@@ -153,11 +157,12 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 		known = append(known, p.Name)
 	}
 	var msgs []string
+	var sg params.Suggester
 	for _, k := range unknown {
 		// The user writes the name without the prefix Argo CD adds.
 		name := strings.TrimPrefix(k, "ARGOCD_ENV_")
 		msg := name + " (" + k + ") is neither a parameter of the package nor one of the plugin's variables (" + strings.Join(pluginEnv, ", ") + ")"
-		if sug, ok := suggest.Closest(name, known); ok {
+		if sug, ok := sg.Suggest(name, known); ok {
 			msg += "; did you mean " + sug + "?"
 		}
 		msgs = append(msgs, msg)
@@ -276,8 +281,13 @@ func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm ma
 	}
 	sort.Strings(unknown)
 	var msgs []string
-	for _, k := range unknown {
-		msgs = append(msgs, k+": the package has no such parameter"+paramEnvSuggestion(k, byNorm))
+	norms := slices.Sorted(maps.Keys(byNorm))
+	for i, k := range unknown {
+		msg := k + ": the package has no such parameter"
+		if i < params.MaxSuggestions { // each compares k with every parameter
+			msg += paramEnvSuggestion(k, byNorm, norms)
+		}
+		msgs = append(msgs, msg)
 	}
 	return fmt.Errorf("plugin parameters: %s", strings.Join(msgs, "; "))
 }
@@ -285,7 +295,7 @@ func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm ma
 // paramEnvSuggestion is "; did you mean <name> (<variable>)?" for a PARAM_*
 // variable of an unknown name close to a known one: the name as the user
 // writes it in plugin.parameters, and the variable Argo CD makes of it.
-func paramEnvSuggestion(k string, byNorm map[string]string) string {
+func paramEnvSuggestion(k string, byNorm map[string]string, sorted []string) string {
 	rest := strings.TrimPrefix(k, "PARAM_")
 	index := ""
 	if m := paramEnvRE().FindStringSubmatch(k); m != nil && m[2] != "" {
@@ -295,9 +305,9 @@ func paramEnvSuggestion(k string, byNorm map[string]string) string {
 	if r, ok := strings.CutPrefix(rest, "PARAMS_"); ok && index == "" {
 		rest, prefix = r, "PARAMS_" // a key of the params map
 	}
-	norms := slices.Sorted(maps.Keys(byNorm))
+	norms := sorted
 	if prefix == "" && index == "" {
-		norms = append(norms, "PLAN", "TARGET")
+		norms = append(slices.Clip(sorted), "PLAN", "TARGET")
 	}
 	sug, ok := suggest.Closest(rest, norms)
 	if !ok {

@@ -609,3 +609,40 @@ func sortViolations(vs []Violation) {
 		return strings.Compare(a.Message, b.Message)
 	})
 }
+
+// chargeCompile charges the work of compiling doc, a decoded schema, to
+// the render's budget of schema steps before it is done; a nil budget
+// bounds this one compilation by the limit alone. The library checks
+// every subschema it queues against each one queued before it: n²/2
+// steps for n subschemas, counted here as every object and boolean of doc
+// (which may be a subschema). A schema of 20,000 subschemas takes seconds
+// to compile; it is refused at once instead.
+func chargeCompile(budget *limits.Budget, name string, doc any) error {
+	if budget == nil {
+		budget = limits.NewBudget(limits.Current())
+	}
+	n := subschemas(doc)
+	return budget.Charge(limits.SchemaSteps, n*(n+1)/2, fmt.Sprintf("%s (compiling %d subschemas)", name, n))
+}
+
+// subschemas counts the objects and booleans of doc.
+func subschemas(doc any) int64 {
+	var n int64
+	stack := []any{doc}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch t := v.(type) {
+		case map[string]any:
+			n++
+			for _, c := range t {
+				stack = append(stack, c)
+			}
+		case []any:
+			stack = append(stack, t...)
+		case bool:
+			n++
+		}
+	}
+	return n
+}

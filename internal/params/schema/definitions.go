@@ -243,6 +243,10 @@ func loadDefinitionSchema(file string, n *yaml.Node, p *strictyaml.Problems) (js
 	}
 	before := len(p.List)
 	unique := parseUnique(obj, file, conv.lines, p)
+	if err := chargeCompile(nil, file, obj); err != nil {
+		p.Add(file, n.Line, "schema", "%v", err)
+		return nil, nil
+	}
 	_, probs := compileSchema(file, obj, true)
 	for _, pr := range probs {
 		p.Add(file, lineOf(conv.lines, pr.ptr), "schema"+pr.ptr, "%s", pr.msg)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -58,22 +59,26 @@ const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 // compile, is too large or too deep, or refers outside itself is an error
 // (a [*SchemaError]).
 func Params(b *bundle.Bundle) ([]byte, error) {
-	doc, _, err := effectiveParams(b)
+	doc, _, err := effectiveParams(b, nil)
 	if err != nil {
 		return nil, err
 	}
 	return Canonical(doc)
 }
 
-// effectiveParams builds and compiles the effective parameter schema.
-func effectiveParams(b *bundle.Bundle) (map[string]any, *compiled, error) {
-	doc, err := paramsDoc(b)
+// effectiveParams builds and compiles the effective parameter schema,
+// the work of compiling it charged to budget (see chargeCompile).
+func effectiveParams(b *bundle.Bundle, budget *limits.Budget) (map[string]any, *compiled, error) {
+	doc, err := paramsDoc(b, budget)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := ParamsSchemaFile
 	if len(b.BaseParamsSchemas) > 0 {
 		name += " (combined with its bases')"
+	}
+	if err := chargeCompile(budget, name, doc); err != nil {
+		return nil, nil, err
 	}
 	c, probs := compileSchema(ParamsSchemaFile, doc, false)
 	if len(probs) > 0 {
@@ -109,14 +114,18 @@ func lineOf(lines map[string]int, ptr string) int {
 	}
 }
 
-// paramsDoc builds the effective parameter schema, uncompiled.
-func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
+// paramsDoc builds the effective parameter schema, uncompiled. The
+// layers of an extension are compiled one by one first (within budget),
+// so that a layer's problems name its file; a schema of one layer is
+// compiled once, as the effective schema.
+func paramsDoc(b *bundle.Bundle, budget *limits.Budget) (map[string]any, error) {
 	if len(b.BaseParamsSchemas) == 0 {
 		if b.ParamsSchema == nil {
 			return derivedParams(b.Params)
 		}
-		return decodeLayer(ParamsSchemaFile, b.ParamsSchema)
+		return decodeLayer(ParamsSchemaFile, b.ParamsSchema, nil)
 	}
+	check := func(name string, doc map[string]any) error { return chargeCompile(budget, name, doc) }
 
 	var layers []map[string]any
 	var names []string
@@ -126,7 +135,7 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 			continue
 		}
 		name := strings.Repeat("base/", n-i) + ParamsSchemaFile
-		doc, err := decodeLayer(name, raw)
+		doc, err := decodeLayer(name, raw, check)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +143,7 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 		names = append(names, name)
 	}
 	if b.ParamsSchema != nil {
-		doc, err := decodeLayer(ParamsSchemaFile, b.ParamsSchema)
+		doc, err := decodeLayer(ParamsSchemaFile, b.ParamsSchema, check)
 		if err != nil {
 			return nil, err
 		}
@@ -157,14 +166,24 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 		merged = mergeLayers(merged, upper)
 	}
 
-	// Parameters that no layer describes get their derived property.
+	return withDerived(merged, b.Params)
+}
+
+// withDerived gives every parameter of params that merged (a combined
+// schema) does not describe its derived property, required when it needs
+// a value.
+func withDerived(merged map[string]any, params []*bundle.Param) (map[string]any, error) {
 	props, _ := merged["properties"].(map[string]any)
 	if props == nil {
 		props = map[string]any{}
 	}
 	required := requiredOf(merged)
+	isRequired := make(map[string]bool, len(required))
+	for _, r := range required {
+		isRequired[r] = true
+	}
 	added := false
-	for _, p := range b.Params {
+	for _, p := range params {
 		if p == nil {
 			continue
 		}
@@ -177,8 +196,9 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 		}
 		props[p.Name] = prop
 		added = true
-		if p.NeedsValue() && !slices.Contains(required, p.Name) {
+		if p.NeedsValue() && !isRequired[p.Name] {
 			required = append(required, p.Name)
+			isRequired[p.Name] = true
 		}
 	}
 	if added || merged["properties"] != nil {
@@ -190,8 +210,9 @@ func paramsDoc(b *bundle.Bundle) (map[string]any, error) {
 	return merged, nil
 }
 
-// decodeLayer decodes one params.schema.json.
-func decodeLayer(name string, raw []byte) (map[string]any, error) {
+// decodeLayer decodes one params.schema.json; with check, which charges
+// the work of compiling it, it is compiled on its own too.
+func decodeLayer(name string, raw []byte, check func(string, map[string]any) error) (map[string]any, error) {
 	if len(raw) > MaxSchemaBytes {
 		return nil, &SchemaError{Schema: name, Problems: []*Problem{{File: name,
 			Msg: fmt.Sprintf("is %d bytes long; the limit is %d", len(raw), MaxSchemaBytes)}}}
@@ -209,8 +230,14 @@ func decodeLayer(name string, raw []byte) (map[string]any, error) {
 		return nil, &SchemaError{Schema: name, Problems: []*Problem{{File: name,
 			Msg: fmt.Sprintf("must be a JSON object (a schema of the parameters object), not %s", jsonKind(doc))}}}
 	}
+	if check == nil {
+		return m, nil
+	}
 	// Each layer must compile on its own, so that its problems name its
 	// file.
+	if err := check(name, m); err != nil {
+		return nil, err
+	}
 	if _, probs := compileSchema(ParamsSchemaFile, m, false); len(probs) > 0 {
 		return nil, schemaError(name, probs, nil)
 	}
@@ -623,7 +650,7 @@ func resolvePointer(doc any, ptr string) any {
 // the JSON pointer of the value ("/NODE_COUNT", "/resources/limits/cpu"),
 // sorted by pointer. A schema that cannot be used is a [*SchemaError].
 func ValidateParams(b *bundle.Bundle, values map[string]any) error {
-	doc, c, err := effectiveParams(b)
+	doc, c, err := effectiveParams(b, nil)
 	if err != nil {
 		return err
 	}
@@ -648,13 +675,14 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 	converted := make(map[string]any, len(values))
 	unparsed := map[string]bool{}
 	nodes := 1
+	defs := paramsByName(b)
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		v := values[name]
 		if v == nil {
 			continue
 		}
 		ptr := "/" + escapePtr(name)
-		types := declaredTypes(doc, name, b.Param(name))
+		types := declaredTypes(doc, name, defs[name])
 		// The value sits one level down, in the parameters object.
 		w := &walker{maxDepth: MaxDepth}
 		if _, err := w.toJSON(v, ptr, 1); err != nil {
@@ -684,6 +712,7 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 		return nil, &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
 	}
 	declared := slices.Sorted(maps.Keys(mapOf(doc["properties"])))
+	var sg params.Suggester
 	for _, v := range found {
 		if unparsed[v.Pointer] && strings.HasPrefix(v.Message, "got string, want ") {
 			continue // said better above
@@ -696,7 +725,7 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 		case topLevel && strings.HasSuffix(v.Message, "(additionalProperties)"):
 			name := unescapePtr(v.Pointer[1:])
 			v.Message = "is not a parameter of this package"
-			if s, ok := params.Suggest(name, declared); ok {
+			if s, ok := sg.Suggest(name, declared); ok {
 				v.Message += "; did you mean " + s + "?"
 			}
 		}
@@ -704,6 +733,21 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 	}
 	sortViolations(viols)
 	return viols, nil
+}
+
+// paramsByName indexes the parameters of b by name, the first of a name
+// (as b.Param finds it), for lookups in time independent of their number.
+func paramsByName(b *bundle.Bundle) map[string]*bundle.Param {
+	out := make(map[string]*bundle.Param, len(b.Params))
+	for _, p := range b.Params {
+		if p == nil {
+			continue
+		}
+		if _, dup := out[p.Name]; !dup {
+			out[p.Name] = p
+		}
+	}
+	return out
 }
 
 // violationOf turns a conversion error into a violation at its pointer.

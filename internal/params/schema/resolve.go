@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/limits"
@@ -32,21 +33,25 @@ func ResolveParams(b *bundle.Bundle, values map[string]any) (params.Values, erro
 }
 
 // ResolveParamsWithin is ResolveParams within the budget of a render: the
-// steps of validating against params.schema.json are charged to budget
-// (its schema-steps), and a validation that spends it stops with its
-// error. A nil budget bounds each validation alone.
+// steps of compiling params.schema.json and of validating against it are
+// charged to budget (its schema-steps), and a validation that spends it
+// stops with its error. A nil budget bounds each validation alone. The
+// schema is compiled once per bundle, whatever the number of instances
+// resolved (see paramsSchemas).
 func ResolveParamsWithin(b *bundle.Bundle, values map[string]any, budget *limits.Budget) (params.Values, error) {
 	var viols []params.Violation
-	var doc map[string]any
+	var ps *paramsSchema
 	var c *compiled
 	if hasSchema(b) {
 		defer limits.Doing("validating the parameters of " + b.ID() + " against " + ParamsSchemaFile)()
 		var err error
-		if doc, c, err = effectiveParams(b); err != nil {
+		if ps, err = paramsSchemas.Get(b, func(b *bundle.Bundle) (*paramsSchema, error) { return compileParams(b, budget) }); err != nil {
 			return nil, err
 		}
-		c.within(budget)
-		found, err := validateValues(b, doc, c, values, false)
+		ps.mu.Lock() // c counts its evaluations: one validation at a time
+		defer ps.mu.Unlock()
+		c = ps.c.within(budget)
+		found, err := validateValues(b, ps.doc, c, values, false)
 		var ve *ValidationError
 		if errors.As(err, &ve) { // the validation was stopped: said as a violation
 			found, c = ve.Violations, nil
@@ -64,7 +69,7 @@ func ResolveParamsWithin(b *bundle.Bundle, values map[string]any, budget *limits
 		return nil, err
 	}
 	if c != nil {
-		dv, err := defaultViolations(b, doc, c, values)
+		dv, err := defaultViolations(b, ps.doc, c, values)
 		var ve *ValidationError
 		if errors.As(err, &ve) {
 			dv = fromSchema(ve.Violations)
@@ -77,6 +82,26 @@ func ResolveParamsWithin(b *bundle.Bundle, values map[string]any, budget *limits
 		return nil, &params.Error{Violations: viols}
 	}
 	return out, nil
+}
+
+// paramsSchemas keeps the compiled parameter schema of each bundle
+// rendered: the instances of a package (KRM Instance items, KudoOperator
+// dependencies) validate against one compilation.
+var paramsSchemas bundle.Memo[*paramsSchema]
+
+// paramsSchema is a bundle's effective parameter schema, compiled.
+type paramsSchema struct {
+	mu  sync.Mutex // held while validating against c
+	doc map[string]any
+	c   *compiled
+}
+
+func compileParams(b *bundle.Bundle, budget *limits.Budget) (*paramsSchema, error) {
+	doc, c, err := effectiveParams(b, budget)
+	if err != nil {
+		return nil, err
+	}
+	return &paramsSchema{doc: doc, c: c}, nil
 }
 
 // DefaultViolations validates the default of every parameter of b that
@@ -95,7 +120,7 @@ func DefaultViolations(b *bundle.Bundle) ([]params.Violation, error) {
 	if !hasSchema(b) {
 		return nil, nil
 	}
-	doc, c, err := effectiveParams(b)
+	doc, c, err := effectiveParams(b, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +153,11 @@ func defaultViolations(b *bundle.Bundle, doc map[string]any, c *compiled, values
 		return nil, err
 	}
 	var out []params.Violation
+	defs := paramsByName(b)
 	for _, v := range fromSchema(found) {
 		if fromDefault[v.Param] {
 			v.Msg, v.Default = "default refused by params.schema.json: "+v.Msg, true
-			if p := b.Param(v.Param); p != nil {
+			if p := defs[v.Param]; p != nil {
 				v.At = p.DefaultPos
 			}
 			out = append(out, v)

@@ -91,7 +91,7 @@ func Resources(framework string, defs []*Definition, resources []map[string]any,
 // and validation stops with its error when it is spent. A nil budget
 // bounds each validation alone.
 func ResourcesWithin(framework string, defs []*Definition, resources []map[string]any, source func(obj map[string]any) string, budget *limits.Budget) (map[string][]any, error) {
-	idx, out, err := indexDefinitions(defs)
+	idx, out, err := indexDefinitions(defs, budget)
 	if err != nil {
 		return nil, err
 	}
@@ -133,9 +133,10 @@ type definitionIndex struct {
 	schemas map[*Definition]*compiled
 }
 
-// indexDefinitions compiles the schemas of defs and indexes them; it also
-// returns the empty groups of resources, one per slugPlural.
-func indexDefinitions(defs []*Definition) (*definitionIndex, map[string][]any, error) {
+// indexDefinitions compiles the schemas of defs (the work charged to
+// budget) and indexes them; it also returns the empty groups of
+// resources, one per slugPlural.
+func indexDefinitions(defs []*Definition, budget *limits.Budget) (*definitionIndex, map[string][]any, error) {
 	idx := &definitionIndex{byKey: map[defKey]*Definition{}, kinds: map[string][]string{}, schemas: map[*Definition]*compiled{}}
 	out := map[string][]any{}
 	for _, d := range defs {
@@ -145,7 +146,7 @@ func indexDefinitions(defs []*Definition) (*definitionIndex, map[string][]any, e
 		idx.byKey[defKey{d.Version, d.Name}] = d
 		idx.kinds[d.Version] = append(idx.kinds[d.Version], d.Name)
 		out[d.SlugPlural] = []any{}
-		c, err := compileDefinition(d)
+		c, err := compileDefinition(d, budget)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -154,12 +155,15 @@ func indexDefinitions(defs []*Definition) (*definitionIndex, map[string][]any, e
 	return idx, out, nil
 }
 
-// compileDefinition compiles the schema of one definition; its problems
-// point at the definition's schema field.
-func compileDefinition(d *Definition) (*compiled, error) {
+// compileDefinition compiles the schema of one definition, the work
+// charged to budget; its problems point at the definition's schema field.
+func compileDefinition(d *Definition, budget *limits.Budget) (*compiled, error) {
 	doc, err := decodeJSON(d.Schema, MaxDepth)
 	if err != nil {
 		return nil, &SchemaError{Schema: d.File, Problems: []*Problem{{File: d.File, Line: d.Line, Field: "schema", Msg: err.Error()}}}
+	}
+	if err := chargeCompile(budget, d.File, doc); err != nil {
+		return nil, err
 	}
 	c, probs := compileSchema(d.File, doc, true)
 	if len(probs) > 0 {

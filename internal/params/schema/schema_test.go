@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kudo-render/kudo-render/bundle"
 )
 
 // hostileTimeout is how long any single hostile input may take.
@@ -85,4 +87,22 @@ func readTestdata(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestWriteOnlyParams: the parameters params.schema.json marks writeOnly,
+// directly or through a $ref, an extension's property replacing its
+// base's.
+func TestWriteOnlyParams(t *testing.T) {
+	b := &bundle.Bundle{
+		BaseParamsSchemas: [][]byte{[]byte(`{"properties": {"A": {"writeOnly": true}, "B": {"writeOnly": true}, "C": {"type": "string"}}}`)},
+		ParamsSchema: []byte(`{"$defs": {"pw": {"type": "string", "writeOnly": true}}, "properties": {
+			"B": {"type": "string"}, "D": {"$ref": "#/$defs/pw"}, "E": {"writeOnly": false}, "F": {"$ref": "#/$defs/missing"}}}`),
+	}
+	got := WriteOnlyParams(b)
+	if want := []string{"A", "D"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := WriteOnlyParams(&bundle.Bundle{ParamsSchema: []byte(`{not json`)}); got != nil {
+		t.Errorf("an unreadable schema marks %v", got)
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 )
 
 // Limits every case must stay within.
@@ -39,6 +41,7 @@ func TestMain(m *testing.M) {
 		panic("cannot build kudo-render: " + err.Error())
 	}
 	code := m.Run()
+	kubetest.Stop() // the adopt cases' API server
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

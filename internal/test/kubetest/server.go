@@ -101,10 +101,16 @@ func Start(tb testing.TB) *Server {
 //	func TestMain(m *testing.M) { kubetest.Main(m) }
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the API server if a test started it: for a TestMain that
+// does more after its tests than Main does.
+func Stop() {
 	if shared != nil {
 		shared.stop()
 	}
-	os.Exit(code)
 }
 
 // process is one child process.

@@ -15,4 +15,10 @@
 // counted as go-yaml counts them ([LineStarts]: CR, CRLF, LF, NEL, LS and
 // PS each end a line), so a line kudo-render derives from text agrees
 // with the lines of go-yaml's nodes; FuzzLines checks it.
+//
+// go-yaml finds repeated keys by comparing every key of a mapping with
+// every later one, so its decoding of a mapping is quadratic. [Value],
+// [Unmarshal] into an `any`, [DecodeAny] and [DecodeMap] (a map field's
+// UnmarshalYAML) give go-yaml's values and errors in linear time instead;
+// FuzzDecodeAny compares them with go-yaml's.
 package strictyaml

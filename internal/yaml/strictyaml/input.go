@@ -99,7 +99,13 @@ func Unmarshal(file string, data []byte, out any) error {
 		if err != nil {
 			return err
 		}
-		if err := doc.Decode(out); err != nil {
+		var err error
+		if v, ok := out.(*any); ok { // in linear time (DecodeAny)
+			*v, err = DecodeAny(doc)
+		} else {
+			err = doc.Decode(out)
+		}
+		if err != nil {
 			return YAMLErrors(file, err)[0]
 		}
 		return nil

@@ -368,11 +368,7 @@ func Value(n *yaml.Node) (any, error) {
 		if _, err := CheckAliases(n, limits.Current().YAMLValues); err != nil {
 			return nil, err
 		}
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return DecodeAny(n)
 	}
 }
 
