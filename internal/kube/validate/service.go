@@ -1,0 +1,176 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	apiservice "k8s.io/kubernetes/pkg/api/service"
+	"k8s.io/kubernetes/pkg/apis/core"
+	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+)
+
+// The node port range of kube-apiserver's default flags
+// (--service-node-port-range 30000-32767): a Service's nodePort and
+// healthCheckNodePort outside it are refused by a create. A cluster
+// started with another range may accept them; every common one keeps the
+// default.
+const (
+	nodePortBase = 30000
+	nodePortSize = 2768
+)
+
+// validateService does what the Service REST does before the strategy
+// validates a create (k8s.io/kubernetes/pkg/registry/core/service/
+// storage: beginCreate), as far as it depends on the object only, then
+// validates:
+//
+//   - clusterIP alone fills clusterIPs (normalizeClusterIPs);
+//   - ipFamilyPolicy defaults to SingleStack, RequireDualStack for a
+//     headless Service without selector, and ipFamilies to the families
+//     of the clusterIPs given (initIPFamilyFields; which families the
+//     cluster serves is its configuration: not checked);
+//   - node ports are allocated for NodePort and LoadBalancer Services
+//     (initNodePorts: a nodePort given must lie in the default range and
+//     not be taken twice; ports of one port number share theirs), and a
+//     healthCheckNodePort for a LoadBalancer whose externalTrafficPolicy
+//     is Local (allocHealthCheckNodePort), so that validation finds it.
+//
+// Cluster IPs are not allocated: validation accepts a Service without
+// one, and a cluster IP given is checked against the cluster's service
+// range only by the cluster.
+func validateService(_ context.Context, o runtime.Object) field.ErrorList {
+	svc := o.(*core.Service)
+	svc.Status = core.ServiceStatus{}
+	if svc.Spec.ClusterIP != "" && len(svc.Spec.ClusterIPs) == 0 {
+		svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
+	}
+	errs := initIPFamilies(svc)
+	ports := &nodePorts{taken: map[int]bool{}}
+	errs = append(errs, ports.allocate(svc)...)
+	return append(errs, corevalidation.ValidateServiceCreate(svc)...)
+}
+
+// initIPFamilies defaults ipFamilyPolicy and infers ipFamilies from the
+// cluster IPs given, as initIPFamilyFields does on a create.
+func initIPFamilies(svc *core.Service) field.ErrorList {
+	if svc.Spec.Type == core.ServiceTypeExternalName {
+		return nil
+	}
+	if svc.Spec.IPFamilyPolicy == nil {
+		p := core.IPFamilyPolicySingleStack
+		if svc.Spec.ClusterIP == core.ClusterIPNone && len(svc.Spec.Selector) == 0 {
+			p = core.IPFamilyPolicyRequireDualStack
+		}
+		svc.Spec.IPFamilyPolicy = &p
+	}
+	if errs := corevalidation.ValidateServiceClusterIPsRelatedFields(svc, nil); len(errs) > 0 {
+		return nil // the strategy's validation reports them
+	}
+	for i, ip := range svc.Spec.ClusterIPs {
+		if ip == core.ClusterIPNone {
+			break
+		}
+		if i >= len(svc.Spec.IPFamilies) {
+			svc.Spec.IPFamilies = append(svc.Spec.IPFamilies, familyOf(ip))
+		}
+	}
+	return nil
+}
+
+// familyOf is the family of a valid IP.
+func familyOf(ip string) core.IPFamily {
+	for _, c := range ip {
+		if c == ':' {
+			return core.IPv6Protocol
+		}
+	}
+	return core.IPv4Protocol
+}
+
+// nodePorts allocates node ports in the default range for one Service.
+type nodePorts struct {
+	taken map[int]bool
+	next  int
+}
+
+// take allocates a requested port.
+func (n *nodePorts) take(port int) string {
+	switch {
+	case port < nodePortBase || port >= nodePortBase+nodePortSize:
+		return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d (kube-apiserver's default --service-node-port-range; a cluster started with another range may accept it)",
+			nodePortBase, nodePortBase+nodePortSize-1)
+	case n.taken[port]:
+		return "provided port is already allocated"
+	}
+	n.taken[port] = true
+	return ""
+}
+
+// any allocates a free port: the lowest (the server draws one at random).
+func (n *nodePorts) any() int32 {
+	for n.taken[nodePortBase+n.next] {
+		n.next++
+	}
+	n.taken[nodePortBase+n.next] = true
+	return int32(nodePortBase + n.next)
+}
+
+// allocate gives a NodePort or LoadBalancer Service its node ports and a
+// LoadBalancer with local traffic its health check port, as the Service
+// REST's allocateCreate does: ports with the same port number share one
+// node port, a requested one first.
+func (n *nodePorts) allocate(svc *core.Service) field.ErrorList {
+	var errs field.ErrorList
+	if svc.Spec.Type == core.ServiceTypeNodePort || svc.Spec.Type == core.ServiceTypeLoadBalancer {
+		allocate := svc.Spec.Type == core.ServiceTypeNodePort || svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts
+		byPort := map[int32]int32{}
+		for i := range svc.Spec.Ports {
+			p := &svc.Spec.Ports[i]
+			if p.NodePort == 0 && !allocate {
+				continue
+			}
+			fld := field.NewPath("spec", "ports").Index(i).Child("nodePort")
+			shared := byPort[p.Port]
+			switch {
+			case shared == 0:
+				if np := requestedNodePort(p.Port, svc.Spec.Ports); np != 0 {
+					if msg := n.take(int(np)); msg != "" {
+						errs = append(errs, field.Invalid(fld, np, msg))
+					}
+					p.NodePort = np
+				} else {
+					p.NodePort = n.any()
+				}
+				byPort[p.Port] = p.NodePort
+			case p.NodePort == 0:
+				p.NodePort = shared
+			case p.NodePort != shared:
+				if msg := n.take(int(p.NodePort)); msg != "" {
+					errs = append(errs, field.Invalid(fld, p.NodePort, msg))
+				}
+			}
+		}
+	}
+	if apiservice.NeedsHealthCheck(svc) {
+		if hc := svc.Spec.HealthCheckNodePort; hc != 0 {
+			if msg := n.take(int(hc)); msg != "" {
+				errs = append(errs, field.Invalid(field.NewPath("spec", "healthCheckNodePort"), hc, "failed to allocate the requested health check node port: "+msg))
+			}
+		} else {
+			svc.Spec.HealthCheckNodePort = n.any()
+		}
+	}
+	return errs
+}
+
+// requestedNodePort is the first nodePort given to a port of number port.
+func requestedNodePort(port int32, ports []core.ServicePort) int32 {
+	for _, p := range ports {
+		if p.Port == port && p.NodePort != 0 {
+			return p.NodePort
+		}
+	}
+	return 0
+}
