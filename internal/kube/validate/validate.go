@@ -202,10 +202,13 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 	})
 	var hand field.ErrorList
 	if fn := validators[gvk.GroupKind()]; fn != nil {
-		// The kind's validation checks its metadata with stricter name
-		// rules than the generic check the server adds.
 		hand = fn(ctx, internal)
-	} else {
+	}
+	if len(hand) == 0 {
+		// As the API server's ValidateCreate: once the kind's validation
+		// (which may check the metadata with stricter name rules, or
+		// not at all: PodDisruptionBudget's covers its spec) passes, the
+		// generic ObjectMeta check runs.
 		hand = apivalidation.ValidateObjectMetaAccessor(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
 	return declarative(ctx, s, gvk, internal, hand)
