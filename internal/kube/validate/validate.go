@@ -168,8 +168,9 @@ func (v *Validator) target() string {
 	return ServedVersion
 }
 
-// validateBuiltin decodes o into its API type, defaults it, converts it to
-// the internal version and runs the kind's create validation.
+// validateBuiltin decodes o into its API type, checks what server-side
+// apply refuses (its list keys), defaults it, converts it to the internal
+// version and runs the kind's create validation.
 func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) field.ErrorList {
 	typed, typeErrs := decode(s, gvk, o.Map)
 	if len(typeErrs) > 0 {
@@ -179,8 +180,9 @@ func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.O
 		if typed == nil {
 			return typeErrs
 		}
+		return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...)
 	}
-	return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...)
+	return append(builtinApplyErrors(gvk, o.Map), validateTyped(s, gvk, typed)...)
 }
 
 // validateTyped defaults, converts and validates a decoded object.
