@@ -172,21 +172,21 @@ func (g *applyGen) ref(tr smdschema.TypeRef) int {
 // atom is the index of an atom; a map's fields and unions are written
 // together, after those of the atoms they refer to.
 func (g *applyGen) atom(a smdschema.Atom) int {
-	parts := []string{"elem: -1"}
+	var parts []string
 	if a.Scalar != nil {
 		parts = append(parts, fmt.Sprintf("scalar: %q", *a.Scalar))
 	}
 	if l := a.List; l != nil {
-		parts = []string{fmt.Sprintf("list: true, elem: %d", g.ref(l.ElementType))}
+		parts = append(parts, fmt.Sprintf("list: true, listElem: %d", g.ref(l.ElementType)))
 		if l.ElementRelationship != "" {
-			parts = append(parts, fmt.Sprintf("rel: %q", l.ElementRelationship))
+			parts = append(parts, fmt.Sprintf("listRel: %q", l.ElementRelationship))
 		}
 		if len(l.Keys) > 0 {
 			parts = append(parts, fmt.Sprintf("keys: %q", strings.Join(l.Keys, ",")))
 		}
 	}
 	if m := a.Map; m != nil {
-		parts = g.mapParts(m)
+		parts = append(parts, g.mapParts(m)...)
 	}
 	return index(&g.atoms, g.atomIdx, "{"+strings.Join(parts, ", ")+"}")
 }
@@ -221,9 +221,9 @@ func (g *applyGen) mapParts(m *smdschema.Map) []string {
 		}
 		unions = append(unions, fmt.Sprintf("{%q, %v, %q}", disc, u.DeduceInvalidDiscriminator, strings.Join(fs, ",")))
 	}
-	parts := []string{"mapped: true", fmt.Sprintf("elem: %d", elem)}
+	parts := []string{"mapped: true", fmt.Sprintf("mapElem: %d", elem)}
 	if m.ElementRelationship != "" {
-		parts = append(parts, fmt.Sprintf("rel: %q", m.ElementRelationship))
+		parts = append(parts, fmt.Sprintf("mapRel: %q", m.ElementRelationship))
 	}
 	if len(fields) > 0 {
 		parts = append(parts, fmt.Sprintf("fields: %d, nfields: %d", len(g.fields), len(fields)))
@@ -274,25 +274,57 @@ func requirement(t testing.TB, module string) string {
 }
 
 // TestApplyTypesAreClientGos: the types applyTypes builds from the tables
-// are client-go's, type for type (written as the generator writes them).
+// are client-go's, type for type, written out in full.
 func TestApplyTypesAreClientGos(t *testing.T) {
 	_, all := applyRoots(t)
 	built := applyTypes()
 	if len(built) < 400 {
 		t.Fatalf("%d types built", len(built))
 	}
-	theirs := &applyGen{t: t, atomIdx: map[string]int{}, refIdx: map[string]int{}}
-	ours := &applyGen{t: t, atomIdx: map[string]int{}, refIdx: map[string]int{}}
 	for _, td := range built {
 		want, ok := all.FindNamedType(td.Name)
 		if !ok {
 			t.Fatalf("client-go has no type %s", td.Name)
 		}
-		if a, b := ours.atom(td.Atom), theirs.atom(want.Atom); ours.atoms[a] != theirs.atoms[b] {
-			t.Errorf("%s: built %s, client-go's %s", td.Name, ours.atoms[a], theirs.atoms[b])
+		if got, want := atomString(td.Atom), atomString(want.Atom); got != want {
+			t.Errorf("%s:\n built %s\n client-go's %s", td.Name, got, want)
 		}
 	}
-	if !slices.Equal(ours.fields, theirs.fields) || !slices.Equal(ours.refs, theirs.refs) || !slices.Equal(ours.unions, theirs.unions) {
-		t.Error("the fields, references or unions built differ from client-go's")
+}
+
+// atomString writes an atom out in full, inline atoms included.
+func atomString(a smdschema.Atom) string {
+	var b strings.Builder
+	if a.Scalar != nil {
+		fmt.Fprintf(&b, "scalar %s;", *a.Scalar)
 	}
+	if l := a.List; l != nil {
+		fmt.Fprintf(&b, "list %s %v of %s;", l.ElementRelationship, l.Keys, refString(l.ElementType))
+	}
+	if m := a.Map; m != nil {
+		fmt.Fprintf(&b, "map %s of %s {", m.ElementRelationship, refString(m.ElementType))
+		for _, f := range m.Fields {
+			fmt.Fprintf(&b, "%s %s default %#v, ", f.Name, refString(f.Type), jsonable(f.Default))
+		}
+		for _, u := range m.Unions {
+			d := ""
+			if u.Discriminator != nil {
+				d = *u.Discriminator
+			}
+			fmt.Fprintf(&b, "union %q %v %v, ", d, u.DeduceInvalidDiscriminator, u.Fields)
+		}
+		b.WriteString("};")
+	}
+	return b.String()
+}
+
+func refString(tr smdschema.TypeRef) string {
+	s := "(" + atomString(tr.Inlined) + ")"
+	if tr.NamedType != nil {
+		s = *tr.NamedType + s
+	}
+	if tr.ElementRelationship != nil {
+		s += " as " + string(*tr.ElementRelationship)
+	}
+	return fmt.Sprintf("%s nullable=%v", s, tr.Nullable)
 }

@@ -19,19 +19,21 @@ type applyRef struct {
 	rel   string // the element relationship the reference adds, if any
 }
 
-// applyAtom is a scalar, a list or a map (a struct's fields, or elements
-// of one type).
+// applyAtom is a scalar, a list, a map (a struct's fields, or elements of
+// one type), or several of them (an untyped value).
 type applyAtom struct {
-	scalar  string // "string", "numeric", "boolean", "untyped"
-	list    bool
-	mapped  bool
-	elem    int    // list or map elements: an index in applyRefs, -1 for none
-	rel     string // the list's or map's element relationship
-	keys    string // an associative list's keys, comma-separated
-	fields  int    // a map's fields: applyFields[fields : fields+nfields]
-	nfields int
-	unions  int // a map's unions: applyUnions[unions : unions+nunions]
-	nunions int
+	scalar   string // "string", "numeric", "boolean", "untyped"; "" for none
+	list     bool
+	listElem int    // the list's elements: an index in applyRefs
+	listRel  string // the list's element relationship
+	keys     string // an associative list's keys, comma-separated
+	mapped   bool
+	mapElem  int    // the map's elements: an index in applyRefs, -1 for none
+	mapRel   string // the map's element relationship
+	fields   int    // the map's fields: applyFields[fields : fields+nfields]
+	nfields  int
+	unions   int // the map's unions: applyUnions[unions : unions+nunions]
+	nunions  int
 }
 
 // applyField is a field of a map: its type (an index in applyRefs) and
@@ -55,17 +57,18 @@ func applyTypes() []smdschema.TypeDef {
 	refs := make([]smdschema.TypeRef, len(applyRefs))
 	atoms := make([]smdschema.Atom, len(applyAtoms))
 	for i, a := range applyAtoms {
-		switch {
-		case a.scalar != "":
+		if a.scalar != "" {
 			sc := smdschema.Scalar(a.scalar)
 			atoms[i].Scalar = &sc
-		case a.list:
-			atoms[i].List = &smdschema.List{ElementRelationship: smdschema.ElementRelationship(a.rel)}
+		}
+		if a.list {
+			atoms[i].List = &smdschema.List{ElementRelationship: smdschema.ElementRelationship(a.listRel)}
 			if a.keys != "" {
 				atoms[i].List.Keys = strings.Split(a.keys, ",")
 			}
-		case a.mapped:
-			atoms[i].Map = &smdschema.Map{ElementRelationship: smdschema.ElementRelationship(a.rel)}
+		}
+		if a.mapped {
+			atoms[i].Map = &smdschema.Map{ElementRelationship: smdschema.ElementRelationship(a.mapRel)}
 		}
 	}
 	for i, r := range applyRefs {
@@ -82,10 +85,10 @@ func applyTypes() []smdschema.TypeDef {
 	// The elements and fields refer to references, which hold atoms by
 	// value: fill the lists and maps (shared by pointer) last.
 	for i, a := range applyAtoms {
-		switch {
-		case a.list:
-			atoms[i].List.ElementType = refs[a.elem]
-		case a.mapped:
+		if a.list {
+			atoms[i].List.ElementType = refs[a.listElem]
+		}
+		if a.mapped {
 			fillMap(atoms[i].Map, a, refs)
 		}
 	}
@@ -113,8 +116,8 @@ func defaultValue(def string) any {
 
 // fillMap gives a map its element type, fields and unions.
 func fillMap(m *smdschema.Map, a applyAtom, refs []smdschema.TypeRef) {
-	if a.elem >= 0 {
-		m.ElementType = refs[a.elem]
+	if a.mapElem >= 0 {
+		m.ElementType = refs[a.mapElem]
 	}
 	m.Fields = make([]smdschema.StructField, a.nfields)
 	for i, f := range applyFields[a.fields : a.fields+a.nfields] {
