@@ -103,6 +103,9 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		d.Resource = res
 		return []*diag.Diagnostic{d}
 	}
+	if why, ok := requests[gvk.GroupKind()]; ok {
+		return []*diag.Diagnostic{{Resource: res, Field: "kind", Msg: fmt.Sprintf("%s cannot be applied: it is %s, and server-side apply of it (as Argo CD, Flux and kubectl --server-side apply) is refused", gvk.Kind, why)}}
+	}
 	if s == nil || !s.Recognizes(gvk) {
 		return nil // served, but not a kind whose rules kudo-render has
 	}
@@ -203,7 +206,7 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 		IsResourceRequest: true, Verb: "create", APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: m.GetNamespace(), Name: m.GetName(),
 	})
 	var hand field.ErrorList
-	if fn := validators[gvk.GroupKind()]; fn != nil {
+	if fn := validatorOf(gvk.GroupKind()); fn != nil {
 		hand = fn(ctx, internal)
 	}
 	if len(hand) == 0 {
