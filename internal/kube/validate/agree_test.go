@@ -49,7 +49,9 @@ func refusal(src string) string {
 	var msgs []string
 	for _, ds := range validate.Objects(objs, validate.Options{}) {
 		for _, d := range ds {
-			msgs = append(msgs, d.Error())
+			if !d.IsWarning() {
+				msgs = append(msgs, d.Error())
+			}
 		}
 	}
 	return strings.Join(msgs, "; ")

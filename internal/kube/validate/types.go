@@ -18,9 +18,22 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // typeErrors finds the values of v that the API type t cannot hold, each
 // at its field path, the way a JSON decoder into t fails on them. Values
 // of types that decode themselves (quantities, int-or-string, times) are
-// checked by their own decoder.
-func typeErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
-	return typeCheck(v, t, p, nil)
+// checked by their own decoder. The warnings are the values the API
+// server accepts but stores otherwise.
+func typeErrors(v any, t reflect.Type, p *field.Path) (errs, warnings field.ErrorList) {
+	c := &checker{}
+	errs = c.check(v, t, p)
+	return errs, c.warnings
+}
+
+// checker walks a value along an API type.
+type checker struct {
+	// fix, when set, gets a placeholder for every value of the wrong
+	// type, by field path.
+	fix map[string]any
+	// warnings are the values the API server accepts but stores
+	// otherwise: integers too large for their field, which it cuts.
+	warnings field.ErrorList
 }
 
 // placeholder is a value of the kind of t that stands in for a value of
@@ -47,13 +60,12 @@ func placeholder(t reflect.Type) any {
 	return nil
 }
 
-// typeCheck is typeErrors; fix, when set, gets a placeholder for every
-// value of the wrong type, by field path.
-func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs field.ErrorList) {
-	if fix != nil {
+// check is typeErrors' walk.
+func (c *checker) check(v any, t reflect.Type, p *field.Path) (errs field.ErrorList) {
+	if c.fix != nil {
 		defer func() {
 			if len(errs) > 0 && errs[len(errs)-1].Field == p.String() {
-				fix[p.String()] = placeholder(t)
+				c.fix[p.String()] = placeholder(t)
 			}
 		}()
 	}
@@ -72,7 +84,7 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return structErrors(v, t, p, fix)
+		return c.structErrors(v, t, p)
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			if errs := expect(v, p, "string", isString); errs != nil {
@@ -89,7 +101,7 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 		}
 		var errs field.ErrorList
 		for i, x := range l {
-			errs = append(errs, typeCheck(x, t.Elem(), p.Index(i), fix)...)
+			errs = append(errs, c.check(x, t.Elem(), p.Index(i))...)
 		}
 		return errs
 	case reflect.Map:
@@ -99,7 +111,7 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 		}
 		var errs field.ErrorList
 		for _, k := range sortedKeys(m) {
-			errs = append(errs, typeCheck(m[k], t.Elem(), p.Key(k), fix)...)
+			errs = append(errs, c.check(m[k], t.Elem(), p.Key(k))...)
 		}
 		return errs
 	case reflect.String:
@@ -108,7 +120,7 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 		return expect(v, p, "boolean", func(v any) bool { _, ok := v.(bool); return ok })
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return intErrors(v, t, p)
+		return c.intErrors(v, t, p)
 	case reflect.Float32, reflect.Float64:
 		return expect(v, p, "number", isNumber)
 	}
@@ -117,7 +129,7 @@ func typeCheck(v any, t reflect.Type, p *field.Path, fix map[string]any) (errs f
 
 // structErrors checks the fields of map v against struct type t (its
 // JSON names, inline structs included).
-func structErrors(v any, t reflect.Type, p *field.Path, fix map[string]any) field.ErrorList {
+func (c *checker) structErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return field.ErrorList{field.Invalid(p, v, "expected an object, got "+jsonType(v))}
@@ -126,7 +138,7 @@ func structErrors(v any, t reflect.Type, p *field.Path, fix map[string]any) fiel
 	var errs field.ErrorList
 	for _, k := range sortedKeys(m) {
 		if ft, ok := fields[k]; ok {
-			errs = append(errs, typeCheck(m[k], ft, child(p, k), fix)...)
+			errs = append(errs, c.check(m[k], ft, child(p, k))...)
 		}
 	}
 	return errs
@@ -184,8 +196,11 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// intErrors checks an integer field: a whole number in the range of t.
-func intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
+// intErrors checks an integer field: a whole number. One out of the
+// field's range is no error: the API server reads every number of an
+// applied object as a float64 and cuts it to the field's size (2147483648
+// in an int32 becomes -2147483648), which is a warning.
+func (c *checker) intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	f, ok := number(v)
 	if !ok {
 		return field.ErrorList{field.Invalid(p, v, "expected an integer, got "+jsonType(v))}
@@ -201,7 +216,11 @@ func intErrors(v any, t reflect.Type, p *field.Path) field.ErrorList {
 		lo, hi = -math.Exp2(float64(bits-1)), math.Exp2(float64(bits-1))-1
 	}
 	if f < lo || f > hi {
-		return field.ErrorList{field.Invalid(p, v, fmt.Sprintf("must fit in a %s", t.Kind()))}
+		stored := "another number"
+		if t.Kind() == reflect.Int32 && f >= -math.Exp2(63) && f < math.Exp2(63) {
+			stored = fmt.Sprint(int32(int64(f)))
+		}
+		c.warnings = append(c.warnings, field.Invalid(p, v, fmt.Sprintf("does not fit in a %s: the API server accepts it and stores %s", t.Kind(), stored)))
 	}
 	return nil
 }

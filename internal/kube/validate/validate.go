@@ -77,7 +77,9 @@ func Objects(objs []*object.Object, opts Options) [][]*diag.Diagnostic {
 // the kind must be served, the fields of the right types, and then what
 // the kind's validation (hand-written and declarative) refuses. Objects
 // of kinds that are neither built in nor defined by a known
-// CustomResourceDefinition are not validated.
+// CustomResourceDefinition are not validated. Warnings
+// (diag.SeverityWarning) are about values the server accepts but stores
+// otherwise; every other diagnostic is a refusal.
 func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 	res := &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()}
 	defer func() {
@@ -117,11 +119,17 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		}
 		return nil
 	}
-	errs := validateBuiltin(s, gvk, o)
+	errs, warnings := validateBuiltin(s, gvk, o)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)
+		hideSecretValues(warnings)
 	}
-	return toDiags(res, errs)
+	found = toDiags(res, errs)
+	for _, d := range toDiags(res, warnings) {
+		d.Severity = diag.SeverityWarning
+		found = append(found, d)
+	}
+	return found
 }
 
 // served reports whether the target serves gvk: Kubernetes ServedVersion
@@ -173,19 +181,20 @@ func (v *Validator) target() string {
 
 // validateBuiltin decodes o into its API type, checks what server-side
 // apply refuses (its list keys), defaults it, converts it to the internal
-// version and runs the kind's create validation.
-func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) field.ErrorList {
-	typed, typeErrs := decode(s, gvk, o.Map)
+// version and runs the kind's create validation. The warnings are about
+// values the server accepts but stores otherwise.
+func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) (errs, warnings field.ErrorList) {
+	typed, typeErrs, warnings := decodeWarn(s, gvk, o.Map)
 	if len(typeErrs) > 0 {
 		// The rest of the object is still validated, without the values
 		// of the wrong type (and without what that absence causes).
 		typed = decodeWithout(s, gvk, o.Map)
 		if typed == nil {
-			return typeErrs
+			return typeErrs, nil
 		}
-		return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...)
+		return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...), nil
 	}
-	return append(builtinApplyErrors(gvk, o.Map), validateTyped(s, gvk, typed)...)
+	return append(builtinApplyErrors(gvk, o.Map), validateTyped(s, gvk, typed)...), warnings
 }
 
 // validateTyped defaults, converts and validates a decoded object.
@@ -258,19 +267,27 @@ func setScope(gvk schema.GroupVersionKind, m metav1.Object) bool {
 // request body (JSON, case-sensitive); a value of the wrong type is
 // reported at its field.
 func decode(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (runtime.Object, field.ErrorList) {
+	typed, errs, _ := decodeWarn(s, gvk, m)
+	return typed, errs
+}
+
+// decodeWarn is decode, with warnings about the numbers the server cuts
+// to their field's size.
+func decodeWarn(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (runtime.Object, field.ErrorList, field.ErrorList) {
 	typed, err := s.New(gvk)
 	if err != nil {
-		return nil, field.ErrorList{field.InternalError(nil, err)}
+		return nil, field.ErrorList{field.InternalError(nil, err)}, nil
 	}
 	// The values are checked against the type first (as a JSON decoder
 	// would refuse them), then converted without a trip through JSON.
-	if errs := typeErrors(m, reflect.TypeOf(typed).Elem(), nil); len(errs) > 0 {
-		return nil, errs
+	errs, warnings := typeErrors(m, reflect.TypeOf(typed).Elem(), nil)
+	if len(errs) > 0 {
+		return nil, errs, warnings
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, typed); err != nil {
-		return nil, field.ErrorList{field.Invalid(nil, nil, err.Error())}
+		return nil, field.ErrorList{field.Invalid(nil, nil, err.Error())}, warnings
 	}
-	return typed, nil
+	return typed, nil, warnings
 }
 
 // decodeWithout decodes a copy of m whose values of the wrong type are
@@ -281,13 +298,13 @@ func decodeWithout(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]
 	if err != nil {
 		return nil
 	}
-	c := object.New(m).DeepCopy().Map
-	fix := map[string]any{}
-	typeCheck(c, reflect.TypeOf(typed).Elem(), nil, fix)
-	for _, p := range slices.Sorted(maps.Keys(fix)) {
-		setField(c, p, fix[p])
+	cp := object.New(m).DeepCopy().Map
+	c := &checker{fix: map[string]any{}}
+	c.check(cp, reflect.TypeOf(typed).Elem(), nil)
+	for _, p := range slices.Sorted(maps.Keys(c.fix)) {
+		setField(cp, p, c.fix[p])
 	}
-	typed, errs := decode(s, gvk, c)
+	typed, errs := decode(s, gvk, cp)
 	if len(errs) > 0 {
 		return nil
 	}

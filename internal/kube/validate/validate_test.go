@@ -99,6 +99,10 @@ func TestObject(t *testing.T) {
 			want: []string{"spec.ports[1].nodePort: Duplicate value: 30080", "spec.ports[1].nodePort: Invalid value: 30080: provided port is already allocated"}},
 		{reason: "a PodDisruptionBudget's metadata: its validation covers the spec only", src: "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: p, labels: {a/b/c: x}}\nspec: {minAvailable: 1, selector: {matchLabels: {a: b}}}\n",
 			want: []string{`metadata.labels: Invalid value: "a/b/c"`}},
+		{reason: "an integer too large for its int32: the server cuts it, a warning", src: "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\nvalue: 2147483648\n",
+			want: []string{"value: Invalid value: 2147483648: does not fit in a int32: the API server accepts it and stores -2147483648"}},
+		{reason: "and validated as cut", src: strings.Replace(deployment, "replicas: 3", "replicas: 4294967295", 1),
+			want: []string{"spec.replicas: Invalid value: -1: must be greater than or equal to 0", "spec.replicas: Invalid value: 4294967295: does not fit in a int32: the API server accepts it and stores -1"}},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
 			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
 	}
