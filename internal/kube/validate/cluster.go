@@ -104,7 +104,6 @@ func requestGroupVersion(ctx context.Context) schema.GroupVersion {
 func validateCSR(_ context.Context, o runtime.Object) field.ErrorList {
 	csr := o.(*certificates.CertificateSigningRequest)
 	csr.Spec.Username, csr.Spec.UID, csr.Spec.Groups, csr.Spec.Extra = "", "", nil, nil
-	csr.Status = certificates.CertificateSigningRequestStatus{}
 	return certvalidation.ValidateCertificateSigningRequestCreate(csr)
 }
 

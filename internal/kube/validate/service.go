@@ -42,7 +42,6 @@ const (
 // range only by the cluster.
 func validateService(_ context.Context, o runtime.Object) field.ErrorList {
 	svc := o.(*core.Service)
-	svc.Status = core.ServiceStatus{}
 	if svc.Spec.ClusterIP != "" && len(svc.Spec.ClusterIPs) == 0 {
 		svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
 	}

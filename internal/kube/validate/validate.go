@@ -214,6 +214,7 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: "create", APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: m.GetNamespace(), Name: m.GetName(),
 	})
+	prepare(gvk.GroupKind(), internal)
 	var hand field.ErrorList
 	if fn := validatorOf(gvk.GroupKind()); fn != nil {
 		hand = fn(ctx, internal)

@@ -103,6 +103,9 @@ func TestObject(t *testing.T) {
 			want: []string{"value: Invalid value: 2147483648: does not fit in a int32: the API server accepts it and stores -2147483648"}},
 		{reason: "and validated as cut", src: strings.Replace(deployment, "replicas: 3", "replicas: 4294967295", 1),
 			want: []string{"spec.replicas: Invalid value: -1: must be greater than or equal to 0", "spec.replicas: Invalid value: 4294967295: does not fit in a int32: the API server accepts it and stores -1"}},
+		{reason: "a field whose feature gate is off is dropped as the server drops it, not refused (lifecycle.stopSignal)", src: strings.Replace(deployment, "ports: [{containerPort: 8080}]", "lifecycle: {stopSignal: SIGUSR1}", 1)},
+		{reason: "a Lease's strategy, behind CoordinatedLeaderElection", src: "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: l}\nspec: {strategy: x}\n"},
+		{reason: "a status is the server's to fill", src: strings.Replace(deployment, "spec:\n  replicas: 3", "status: {replicas: -1, conditions: [{type: \"\"}]}\nspec:\n  replicas: 3", 1)},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
 			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
 	}
