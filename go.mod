@@ -31,6 +31,7 @@ require (
 	k8s.io/apiserver v0.37.2
 	k8s.io/client-go v0.37.2
 	k8s.io/kubernetes v1.37.2
+	k8s.io/pod-security-admission v0.37.2
 	oras.land/oras-go/v2 v2.7.0
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 	sigs.k8s.io/kustomize/api v0.21.2

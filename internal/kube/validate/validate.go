@@ -47,6 +47,9 @@ type Options struct {
 type Validator struct {
 	opts   Options
 	custom map[schema.GroupVersionKind]*customKind
+	// classes are the render's PriorityClasses and RuntimeClasses, which
+	// admission reads.
+	classes renderClasses
 }
 
 // New prepares the validation of objs: the CustomResourceDefinitions
@@ -54,10 +57,14 @@ type Validator struct {
 // that cannot be read is reported by Object when it is validated itself.
 func New(objs []*object.Object, opts Options) *Validator {
 	v := &Validator{opts: opts, custom: map[schema.GroupVersionKind]*customKind{}}
+	v.classes = renderClasses{priorities: map[string]priorityClass{}, overheads: map[string]map[string]any{}}
 	for _, o := range slices.Concat(opts.CRDs, objs) {
 		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
 			v.addCRD(o)
 		}
+	}
+	for _, o := range objs {
+		v.classes.addClass(o)
 	}
 	return v
 }
@@ -119,7 +126,7 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		}
 		return nil
 	}
-	errs, warnings := validateBuiltin(s, gvk, o)
+	errs, warnings := v.validateBuiltin(s, gvk, o)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)
 		hideSecretValues(warnings)
@@ -183,7 +190,7 @@ func (v *Validator) target() string {
 // apply refuses (its list keys), defaults it, converts it to the internal
 // version and runs the kind's create validation. The warnings are about
 // values the server accepts but stores otherwise.
-func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) (errs, warnings field.ErrorList) {
+func (v *Validator) validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) (errs, warnings field.ErrorList) {
 	typed, typeErrs, warnings := decodeWarn(s, gvk, o.Map)
 	if len(typeErrs) > 0 {
 		// The rest of the object is still validated, without the values
@@ -192,13 +199,14 @@ func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.O
 		if typed == nil {
 			return typeErrs, nil
 		}
-		return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...), nil
+		return append(typeErrs, withoutFields(v.validateTyped(s, gvk, typed), typeErrs)...), nil
 	}
-	return append(builtinApplyErrors(gvk, o.Map), validateTyped(s, gvk, typed)...), warnings
+	return append(builtinApplyErrors(gvk, o.Map), v.validateTyped(s, gvk, typed)...), warnings
 }
 
-// validateTyped defaults, converts and validates a decoded object.
-func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
+// validateTyped defaults, converts and validates a decoded object, and
+// runs the default admission plugins' checks.
+func (v *Validator) validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
 	s.Default(typed)
 	internal, err := s.ConvertToVersion(typed, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
@@ -226,6 +234,7 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 		// generic ObjectMeta check runs.
 		hand = apivalidation.ValidateObjectMetaAccessor(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
+	hand = append(hand, v.admit(internal)...)
 	return declarative(ctx, s, gvk, internal, hand)
 }
 
