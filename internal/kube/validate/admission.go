@@ -7,10 +7,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	psaapi "k8s.io/pod-security-admission/api"
 	"k8s.io/kubernetes/pkg/apis/certificates"
 	"k8s.io/kubernetes/pkg/apis/core"
 	schedulingv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
+	psaapi "k8s.io/pod-security-admission/api"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -80,11 +80,14 @@ func (rc *renderClasses) addClass(o *object.Object) {
 func (rc *renderClasses) priority(name string) (p priorityClass, ok bool) {
 	if name == "" {
 		if rc.globalDefault == "" {
-			return priorityClass{}, true
+			return priorityClass{preemption: "PreemptLowerPriority"}, true
 		}
 		name = rc.globalDefault
 	}
 	if p, ok := rc.priorities[name]; ok {
+		if p.preemption == "" { // the PriorityClass's default
+			p.preemption = "PreemptLowerPriority"
+		}
 		return p, true
 	}
 	for _, sys := range schedulingv1.SystemPriorityClasses() {

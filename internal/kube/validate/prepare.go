@@ -47,18 +47,18 @@ func prepare(gk schema.GroupKind, obj runtime.Object) {
 var statusCleared = map[schema.GroupKind]bool{
 	{Group: "", Kind: "Pod"}: true, {Group: "", Kind: "ReplicationController"}: true, {Group: "", Kind: "Service"}: true,
 	{Group: "", Kind: "PersistentVolume"}: true, {Group: "", Kind: "PersistentVolumeClaim"}: true, {Group: "", Kind: "ResourceQuota"}: true,
-	{Group: "", Kind: "Namespace"}: true,
+	{Group: "", Kind: "Namespace"}:      true,
 	{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "StatefulSet"}: true, {Group: "apps", Kind: "DaemonSet"}: true,
 	{Group: "apps", Kind: "ReplicaSet"}: true,
-	{Group: "batch", Kind: "Job"}: true, {Group: "batch", Kind: "CronJob"}: true,
-	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}: true,
-	{Group: "policy", Kind: "PodDisruptionBudget"}: true,
-	{Group: "networking.k8s.io", Kind: "Ingress"}: true,
+	{Group: "batch", Kind: "Job"}:       true, {Group: "batch", Kind: "CronJob"}: true,
+	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:           true,
+	{Group: "policy", Kind: "PodDisruptionBudget"}:                    true,
+	{Group: "networking.k8s.io", Kind: "Ingress"}:                     true,
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}: true, {Group: "certificates.k8s.io", Kind: "PodCertificateRequest"}: true,
 	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}: true, {Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}: true,
 	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}: true, {Group: "storage.k8s.io", Kind: "CSINode"}: true,
 	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration"}: true,
-	{Group: "resource.k8s.io", Kind: "ResourceClaim"}: true, {Group: "resource.k8s.io", Kind: "DeviceTaintRule"}: true,
+	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:                   true, {Group: "resource.k8s.io", Kind: "DeviceTaintRule"}: true,
 }
 
 // preparers drop the fields each strategy drops on create.
@@ -92,7 +92,7 @@ var preparers = map[schema.GroupKind]func(runtime.Object){
 	},
 	{Group: "apps", Kind: "Deployment"}: func(o runtime.Object) { podutil.DropDisabledTemplateFields(&o.(*apps.Deployment).Spec.Template, nil) },
 	{Group: "apps", Kind: "ReplicaSet"}: func(o runtime.Object) { podutil.DropDisabledTemplateFields(&o.(*apps.ReplicaSet).Spec.Template, nil) },
-	{Group: "apps", Kind: "DaemonSet"}: func(o runtime.Object) { podutil.DropDisabledTemplateFields(&o.(*apps.DaemonSet).Spec.Template, nil) },
+	{Group: "apps", Kind: "DaemonSet"}:  func(o runtime.Object) { podutil.DropDisabledTemplateFields(&o.(*apps.DaemonSet).Spec.Template, nil) },
 	{Group: "apps", Kind: "StatefulSet"}: func(o runtime.Object) { // dropStatefulSetDisabledFields
 		s := o.(*apps.StatefulSet)
 		if !utilfeature.DefaultFeatureGate.Enabled(features.MaxUnavailableStatefulSet) && s.Spec.UpdateStrategy.RollingUpdate != nil {

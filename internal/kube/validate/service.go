@@ -52,7 +52,8 @@ func validateService(_ context.Context, o runtime.Object) field.ErrorList {
 }
 
 // initIPFamilies defaults ipFamilyPolicy and infers ipFamilies from the
-// cluster IPs given, as initIPFamilyFields does on a create.
+// cluster IPs given, as initIPFamilyFields does on a create, refusing two
+// cluster IPs or families for a single-stack Service.
 func initIPFamilies(svc *core.Service) field.ErrorList {
 	if svc.Spec.Type == core.ServiceTypeExternalName {
 		return nil
@@ -66,6 +67,19 @@ func initIPFamilies(svc *core.Service) field.ErrorList {
 	}
 	if errs := corevalidation.ValidateServiceClusterIPsRelatedFields(svc, nil); len(errs) > 0 {
 		return nil // the strategy's validation reports them
+	}
+	if *svc.Spec.IPFamilyPolicy == core.IPFamilyPolicySingleStack {
+		var errs field.ErrorList
+		p := field.NewPath("spec", "ipFamilyPolicy")
+		if len(svc.Spec.ClusterIPs) == 2 {
+			errs = append(errs, field.Invalid(p, svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"))
+		}
+		if len(svc.Spec.IPFamilies) == 2 {
+			errs = append(errs, field.Invalid(p, svc.Spec.IPFamilyPolicy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"))
+		}
+		if len(errs) > 0 {
+			return errs
+		}
 	}
 	for i, ip := range svc.Spec.ClusterIPs {
 		if ip == core.ClusterIPNone {
@@ -98,7 +112,7 @@ type nodePorts struct {
 func (n *nodePorts) take(port int) string {
 	switch {
 	case port < nodePortBase || port >= nodePortBase+nodePortSize:
-		return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d (kube-apiserver's default --service-node-port-range; a cluster started with another range may accept it)",
+		return fmt.Sprintf("provided port is not in the valid range. The range of valid ports is %d-%d (kube-apiserver's default --service-node-port-range, which a cluster may set otherwise)",
 			nodePortBase, nodePortBase+nodePortSize-1)
 	case n.taken[port]:
 		return "provided port is already allocated"

@@ -116,6 +116,10 @@ func TestObject(t *testing.T) {
 			want: []string{"spec.overhead: Forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"}},
 		{reason: "a Namespace's Pod Security labels", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: n, labels: {pod-security.kubernetes.io/enforce: strict}}\n",
 			want: []string{"metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: \"strict\""}},
+		{reason: "two IP families with the policy defaulted to SingleStack", src: "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n  ipFamilies: [IPv4, IPv6]\n  ports: [{port: 80}]\n",
+			want: []string{`spec.ipFamilyPolicy: Invalid value: "SingleStack": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified`}},
+		{reason: "a Pod giving preemptionPolicy: without a class, PreemptLowerPriority", src: "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  preemptionPolicy: Never\n  containers: [{name: c, image: busybox}]\n",
+			want: []string{"spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority"}},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
 			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
 	}
