@@ -86,7 +86,10 @@ func validatorOf(gk schema.GroupKind) validator {
 	if fn := validators[gk]; fn != nil {
 		return fn
 	}
-	return clusterValidators[gk]
+	if fn := clusterValidators[gk]; fn != nil {
+		return fn
+	}
+	return extensionValidators[gk]
 }
 
 // requestGroupVersion is the group version of the request, as the
