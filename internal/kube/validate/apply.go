@@ -2,6 +2,7 @@ package validate
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +33,16 @@ var (
 	applyOnce   sync.Once
 	applyParser *typed.Parser
 )
+
+// applyRoot is the schema type of a served kind, "" for none.
+func applyRoot(apiVersion, kind string) string {
+	key := apiVersion + " " + kind
+	i, found := slices.BinarySearchFunc(applyRoots[:], key, func(r [2]string, k string) int { return strings.Compare(r[0], k) })
+	if !found {
+		return ""
+	}
+	return applyRoots[i][1]
+}
 
 // applyType is the structured-merge-diff type of a served built-in kind;
 // ok is false for a kind without one.

@@ -3,137 +3,71 @@
 
 package validate
 
-// applyRoot is the schema type of a served kind, "" for none.
-func applyRoot(apiVersion, kind string) string {
-	switch apiVersion + " " + kind {
-	case "admissionregistration.k8s.io/v1 MutatingAdmissionPolicy":
-		return "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy"
-	case "admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding":
-		return "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding"
-	case "admissionregistration.k8s.io/v1 MutatingWebhookConfiguration":
-		return "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration"
-	case "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy":
-		return "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy"
-	case "admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding":
-		return "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding"
-	case "admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration":
-		return "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration"
-	case "apps/v1 ControllerRevision":
-		return "io.k8s.api.apps.v1.ControllerRevision"
-	case "apps/v1 DaemonSet":
-		return "io.k8s.api.apps.v1.DaemonSet"
-	case "apps/v1 Deployment":
-		return "io.k8s.api.apps.v1.Deployment"
-	case "apps/v1 ReplicaSet":
-		return "io.k8s.api.apps.v1.ReplicaSet"
-	case "apps/v1 StatefulSet":
-		return "io.k8s.api.apps.v1.StatefulSet"
-	case "autoscaling/v1 HorizontalPodAutoscaler":
-		return "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler"
-	case "autoscaling/v2 HorizontalPodAutoscaler":
-		return "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler"
-	case "batch/v1 CronJob":
-		return "io.k8s.api.batch.v1.CronJob"
-	case "batch/v1 Job":
-		return "io.k8s.api.batch.v1.Job"
-	case "certificates.k8s.io/v1 CertificateSigningRequest":
-		return "io.k8s.api.certificates.v1.CertificateSigningRequest"
-	case "certificates.k8s.io/v1 ClusterTrustBundle":
-		return "io.k8s.api.certificates.v1.ClusterTrustBundle"
-	case "certificates.k8s.io/v1 PodCertificateRequest":
-		return "io.k8s.api.certificates.v1.PodCertificateRequest"
-	case "coordination.k8s.io/v1 Lease":
-		return "io.k8s.api.coordination.v1.Lease"
-	case "discovery.k8s.io/v1 EndpointSlice":
-		return "io.k8s.api.discovery.v1.EndpointSlice"
-	case "events.k8s.io/v1 Event":
-		return "io.k8s.api.events.v1.Event"
-	case "flowcontrol.apiserver.k8s.io/v1 FlowSchema":
-		return "io.k8s.api.flowcontrol.v1.FlowSchema"
-	case "flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration":
-		return "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"
-	case "networking.k8s.io/v1 IPAddress":
-		return "io.k8s.api.networking.v1.IPAddress"
-	case "networking.k8s.io/v1 Ingress":
-		return "io.k8s.api.networking.v1.Ingress"
-	case "networking.k8s.io/v1 IngressClass":
-		return "io.k8s.api.networking.v1.IngressClass"
-	case "networking.k8s.io/v1 NetworkPolicy":
-		return "io.k8s.api.networking.v1.NetworkPolicy"
-	case "networking.k8s.io/v1 ServiceCIDR":
-		return "io.k8s.api.networking.v1.ServiceCIDR"
-	case "node.k8s.io/v1 RuntimeClass":
-		return "io.k8s.api.node.v1.RuntimeClass"
-	case "policy/v1 PodDisruptionBudget":
-		return "io.k8s.api.policy.v1.PodDisruptionBudget"
-	case "rbac.authorization.k8s.io/v1 ClusterRole":
-		return "io.k8s.api.rbac.v1.ClusterRole"
-	case "rbac.authorization.k8s.io/v1 ClusterRoleBinding":
-		return "io.k8s.api.rbac.v1.ClusterRoleBinding"
-	case "rbac.authorization.k8s.io/v1 Role":
-		return "io.k8s.api.rbac.v1.Role"
-	case "rbac.authorization.k8s.io/v1 RoleBinding":
-		return "io.k8s.api.rbac.v1.RoleBinding"
-	case "resource.k8s.io/v1 DeviceClass":
-		return "io.k8s.api.resource.v1.DeviceClass"
-	case "resource.k8s.io/v1 DeviceTaintRule":
-		return "io.k8s.api.resource.v1.DeviceTaintRule"
-	case "resource.k8s.io/v1 ResourceClaim":
-		return "io.k8s.api.resource.v1.ResourceClaim"
-	case "resource.k8s.io/v1 ResourceClaimTemplate":
-		return "io.k8s.api.resource.v1.ResourceClaimTemplate"
-	case "resource.k8s.io/v1 ResourceSlice":
-		return "io.k8s.api.resource.v1.ResourceSlice"
-	case "scheduling.k8s.io/v1 PriorityClass":
-		return "io.k8s.api.scheduling.v1.PriorityClass"
-	case "storage.k8s.io/v1 CSIDriver":
-		return "io.k8s.api.storage.v1.CSIDriver"
-	case "storage.k8s.io/v1 CSINode":
-		return "io.k8s.api.storage.v1.CSINode"
-	case "storage.k8s.io/v1 CSIStorageCapacity":
-		return "io.k8s.api.storage.v1.CSIStorageCapacity"
-	case "storage.k8s.io/v1 StorageClass":
-		return "io.k8s.api.storage.v1.StorageClass"
-	case "storage.k8s.io/v1 VolumeAttachment":
-		return "io.k8s.api.storage.v1.VolumeAttachment"
-	case "storage.k8s.io/v1 VolumeAttributesClass":
-		return "io.k8s.api.storage.v1.VolumeAttributesClass"
-	case "storagemigration.k8s.io/v1 StorageVersionMigration":
-		return "io.k8s.api.storagemigration.v1.StorageVersionMigration"
-	case "v1 ComponentStatus":
-		return "io.k8s.api.core.v1.ComponentStatus"
-	case "v1 ConfigMap":
-		return "io.k8s.api.core.v1.ConfigMap"
-	case "v1 Endpoints":
-		return "io.k8s.api.core.v1.Endpoints"
-	case "v1 Event":
-		return "io.k8s.api.core.v1.Event"
-	case "v1 LimitRange":
-		return "io.k8s.api.core.v1.LimitRange"
-	case "v1 Namespace":
-		return "io.k8s.api.core.v1.Namespace"
-	case "v1 Node":
-		return "io.k8s.api.core.v1.Node"
-	case "v1 PersistentVolume":
-		return "io.k8s.api.core.v1.PersistentVolume"
-	case "v1 PersistentVolumeClaim":
-		return "io.k8s.api.core.v1.PersistentVolumeClaim"
-	case "v1 Pod":
-		return "io.k8s.api.core.v1.Pod"
-	case "v1 PodTemplate":
-		return "io.k8s.api.core.v1.PodTemplate"
-	case "v1 ReplicationController":
-		return "io.k8s.api.core.v1.ReplicationController"
-	case "v1 ResourceQuota":
-		return "io.k8s.api.core.v1.ResourceQuota"
-	case "v1 Secret":
-		return "io.k8s.api.core.v1.Secret"
-	case "v1 Service":
-		return "io.k8s.api.core.v1.Service"
-	case "v1 ServiceAccount":
-		return "io.k8s.api.core.v1.ServiceAccount"
-	}
-	return ""
+// applyRoots are the schema types of the served kinds, by "apiVersion kind", sorted.
+var applyRoots = [...][2]string{
+	{"admissionregistration.k8s.io/v1 MutatingAdmissionPolicy", "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicy"},
+	{"admissionregistration.k8s.io/v1 MutatingAdmissionPolicyBinding", "io.k8s.api.admissionregistration.v1.MutatingAdmissionPolicyBinding"},
+	{"admissionregistration.k8s.io/v1 MutatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration"},
+	{"admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy"},
+	{"admissionregistration.k8s.io/v1 ValidatingAdmissionPolicyBinding", "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding"},
+	{"admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration", "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration"},
+	{"apps/v1 ControllerRevision", "io.k8s.api.apps.v1.ControllerRevision"},
+	{"apps/v1 DaemonSet", "io.k8s.api.apps.v1.DaemonSet"},
+	{"apps/v1 Deployment", "io.k8s.api.apps.v1.Deployment"},
+	{"apps/v1 ReplicaSet", "io.k8s.api.apps.v1.ReplicaSet"},
+	{"apps/v1 StatefulSet", "io.k8s.api.apps.v1.StatefulSet"},
+	{"autoscaling/v1 HorizontalPodAutoscaler", "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler"},
+	{"autoscaling/v2 HorizontalPodAutoscaler", "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler"},
+	{"batch/v1 CronJob", "io.k8s.api.batch.v1.CronJob"},
+	{"batch/v1 Job", "io.k8s.api.batch.v1.Job"},
+	{"certificates.k8s.io/v1 CertificateSigningRequest", "io.k8s.api.certificates.v1.CertificateSigningRequest"},
+	{"certificates.k8s.io/v1 ClusterTrustBundle", "io.k8s.api.certificates.v1.ClusterTrustBundle"},
+	{"certificates.k8s.io/v1 PodCertificateRequest", "io.k8s.api.certificates.v1.PodCertificateRequest"},
+	{"coordination.k8s.io/v1 Lease", "io.k8s.api.coordination.v1.Lease"},
+	{"discovery.k8s.io/v1 EndpointSlice", "io.k8s.api.discovery.v1.EndpointSlice"},
+	{"events.k8s.io/v1 Event", "io.k8s.api.events.v1.Event"},
+	{"flowcontrol.apiserver.k8s.io/v1 FlowSchema", "io.k8s.api.flowcontrol.v1.FlowSchema"},
+	{"flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration", "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"},
+	{"networking.k8s.io/v1 IPAddress", "io.k8s.api.networking.v1.IPAddress"},
+	{"networking.k8s.io/v1 Ingress", "io.k8s.api.networking.v1.Ingress"},
+	{"networking.k8s.io/v1 IngressClass", "io.k8s.api.networking.v1.IngressClass"},
+	{"networking.k8s.io/v1 NetworkPolicy", "io.k8s.api.networking.v1.NetworkPolicy"},
+	{"networking.k8s.io/v1 ServiceCIDR", "io.k8s.api.networking.v1.ServiceCIDR"},
+	{"node.k8s.io/v1 RuntimeClass", "io.k8s.api.node.v1.RuntimeClass"},
+	{"policy/v1 PodDisruptionBudget", "io.k8s.api.policy.v1.PodDisruptionBudget"},
+	{"rbac.authorization.k8s.io/v1 ClusterRole", "io.k8s.api.rbac.v1.ClusterRole"},
+	{"rbac.authorization.k8s.io/v1 ClusterRoleBinding", "io.k8s.api.rbac.v1.ClusterRoleBinding"},
+	{"rbac.authorization.k8s.io/v1 Role", "io.k8s.api.rbac.v1.Role"},
+	{"rbac.authorization.k8s.io/v1 RoleBinding", "io.k8s.api.rbac.v1.RoleBinding"},
+	{"resource.k8s.io/v1 DeviceClass", "io.k8s.api.resource.v1.DeviceClass"},
+	{"resource.k8s.io/v1 DeviceTaintRule", "io.k8s.api.resource.v1.DeviceTaintRule"},
+	{"resource.k8s.io/v1 ResourceClaim", "io.k8s.api.resource.v1.ResourceClaim"},
+	{"resource.k8s.io/v1 ResourceClaimTemplate", "io.k8s.api.resource.v1.ResourceClaimTemplate"},
+	{"resource.k8s.io/v1 ResourceSlice", "io.k8s.api.resource.v1.ResourceSlice"},
+	{"scheduling.k8s.io/v1 PriorityClass", "io.k8s.api.scheduling.v1.PriorityClass"},
+	{"storage.k8s.io/v1 CSIDriver", "io.k8s.api.storage.v1.CSIDriver"},
+	{"storage.k8s.io/v1 CSINode", "io.k8s.api.storage.v1.CSINode"},
+	{"storage.k8s.io/v1 CSIStorageCapacity", "io.k8s.api.storage.v1.CSIStorageCapacity"},
+	{"storage.k8s.io/v1 StorageClass", "io.k8s.api.storage.v1.StorageClass"},
+	{"storage.k8s.io/v1 VolumeAttachment", "io.k8s.api.storage.v1.VolumeAttachment"},
+	{"storage.k8s.io/v1 VolumeAttributesClass", "io.k8s.api.storage.v1.VolumeAttributesClass"},
+	{"storagemigration.k8s.io/v1 StorageVersionMigration", "io.k8s.api.storagemigration.v1.StorageVersionMigration"},
+	{"v1 ComponentStatus", "io.k8s.api.core.v1.ComponentStatus"},
+	{"v1 ConfigMap", "io.k8s.api.core.v1.ConfigMap"},
+	{"v1 Endpoints", "io.k8s.api.core.v1.Endpoints"},
+	{"v1 Event", "io.k8s.api.core.v1.Event"},
+	{"v1 LimitRange", "io.k8s.api.core.v1.LimitRange"},
+	{"v1 Namespace", "io.k8s.api.core.v1.Namespace"},
+	{"v1 Node", "io.k8s.api.core.v1.Node"},
+	{"v1 PersistentVolume", "io.k8s.api.core.v1.PersistentVolume"},
+	{"v1 PersistentVolumeClaim", "io.k8s.api.core.v1.PersistentVolumeClaim"},
+	{"v1 Pod", "io.k8s.api.core.v1.Pod"},
+	{"v1 PodTemplate", "io.k8s.api.core.v1.PodTemplate"},
+	{"v1 ReplicationController", "io.k8s.api.core.v1.ReplicationController"},
+	{"v1 ResourceQuota", "io.k8s.api.core.v1.ResourceQuota"},
+	{"v1 Secret", "io.k8s.api.core.v1.Secret"},
+	{"v1 Service", "io.k8s.api.core.v1.Service"},
+	{"v1 ServiceAccount", "io.k8s.api.core.v1.ServiceAccount"},
 }
 
 // applyNamed are the named types and their atoms.
