@@ -12,7 +12,7 @@ FUZZTIME ?= 2000x
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets
+.PHONY: all build demo test unit race vet fuzz bench bench-compare clean kube-assets differential
 
 all: build
 
@@ -39,6 +39,10 @@ unit: kube-assets
 ## kube-assets: kube-apiserver, kube-controller-manager (garbage collection) and etcd for the API server tests (internal/test/kubetest), unless KUBEBUILDER_ASSETS names them: built once into ~/.cache/kudo-render/kube (10 to 20 minutes), then found at once
 kube-assets:
 	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/test/kubetest/install.sh >/dev/null; fi
+
+## differential: the differential test against the real API server with every case (make test judges a sample; docs/validation.md); another sample: make differential FLAGS='-cases 20000 -seed 7'
+differential: kube-assets
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(GO) test -count=1 -timeout 60m -v -run '^TestDifferential$$' ./internal/test/differential -args $(or $(FLAGS),-cases 0 -service-rounds 20 -reduce 50)
 
 race:
 	CGO_ENABLED=1 $(GO) test -count=1 -race $(RACE_PKGS)

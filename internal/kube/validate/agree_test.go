@@ -10,10 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/test/differential"
 	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -21,40 +21,16 @@ import (
 func TestMain(m *testing.M) { kubetest.Main(m) }
 
 // refusal is kudo-render's verdict on a template: the reason it refuses
-// it, "" when it renders. It runs what a render runs on rendered text:
-// decoding (duplicate keys), typing, conversion of removed API versions,
-// validation.
+// it, "" when it renders. It runs what a render runs on rendered text
+// (differential.Ours): decoding (duplicate keys), typing, conversion of
+// removed API versions, validation.
 func refusal(src string) string {
 	out, err := tmpl.Render("case.yaml", []byte(src), nil)
 	if err != nil {
 		return err.Error()
 	}
-	docs, err := tmpl.Decode(out)
-	if err != nil {
-		return err.Error()
-	}
-	objs := make([]*object.Object, len(docs))
-	for i, d := range docs {
-		objs[i] = object.New(d.Map)
-		objs[i].Bool11 = d.Bool11
-	}
-	if _, err := kube.Normalize(objs, kube.Options{}); err != nil {
-		return err.Error()
-	}
-	for _, o := range objs {
-		if _, err := versions.Convert(o, versions.Default); err != nil {
-			return err.Error()
-		}
-	}
-	var msgs []string
-	for _, ds := range validate.Objects(objs, validate.Options{}) {
-		for _, d := range ds {
-			if !d.IsWarning() {
-				msgs = append(msgs, d.Error())
-			}
-		}
-	}
-	return strings.Join(msgs, "; ")
+	_, why := differential.Ours(out.Text)
+	return why
 }
 
 // TestAgreesWithAPIServer: for every template of the table, kudo-render
