@@ -9,6 +9,8 @@ import (
 	apiservice "k8s.io/kubernetes/pkg/api/service"
 	"k8s.io/kubernetes/pkg/apis/core"
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 // The node port range of kube-apiserver's default flags
@@ -186,4 +188,71 @@ func requestedNodePort(port int32, ports []core.ServicePort) int32 {
 		}
 	}
 	return 0
+}
+
+// renderPorts are the node ports the Services of a render ask for, each
+// with the first Service that asks: a later one is refused when applied
+// ("provided port is already allocated"), whichever order the tool
+// applies them in, one of the two is.
+type renderPorts map[int64]*object.Object
+
+// addService records the node ports a Service asks for.
+func (rp renderPorts) addService(o *object.Object) {
+	for _, np := range askedPorts(o) {
+		if rp[np.port] == nil {
+			rp[np.port] = o
+		}
+	}
+}
+
+// askedPort is a node port a Service gives, and where.
+type askedPort struct {
+	port  int64
+	field *field.Path
+}
+
+// askedPorts are the node ports and health check port a NodePort or
+// LoadBalancer Service gives.
+func askedPorts(o *object.Object) []askedPort {
+	if o.Kind() != "Service" || o.Group() != "" {
+		return nil
+	}
+	spec, _ := o.Map["spec"].(map[string]any)
+	typ, _ := spec["type"].(string)
+	if typ != string(core.ServiceTypeNodePort) && typ != string(core.ServiceTypeLoadBalancer) {
+		return nil
+	}
+	var out []askedPort
+	ports, _ := spec["ports"].([]any)
+	for i, p := range ports {
+		p, _ := p.(map[string]any)
+		if n, ok := number(p["nodePort"]); ok && n > 0 {
+			out = append(out, askedPort{int64(n), field.NewPath("spec", "ports").Index(i).Child("nodePort")})
+		}
+	}
+	if n, ok := number(spec["healthCheckNodePort"]); ok && n > 0 && typ == string(core.ServiceTypeLoadBalancer) {
+		out = append(out, askedPort{int64(n), field.NewPath("spec", "healthCheckNodePort")})
+	}
+	return out
+}
+
+// taken refuses the node ports of Service o that another Service of the
+// render asked for first.
+func (rp renderPorts) taken(o *object.Object) field.ErrorList {
+	var errs field.ErrorList
+	for _, np := range askedPorts(o) {
+		if first := rp[np.port]; first != nil && first != o {
+			errs = append(errs, field.Invalid(np.field, np.port, fmt.Sprintf("provided port is already allocated: Service %s of the render asks for it too (one of the two is refused when applied)", objectName(first))))
+		}
+	}
+	return errs
+}
+
+// objectName is "namespace/name", or the name of an object without
+// namespace.
+func objectName(o *object.Object) string {
+	if o.Namespace() == "" {
+		return o.Name()
+	}
+	return o.Namespace() + "/" + o.Name()
 }

@@ -50,6 +50,8 @@ type Validator struct {
 	// classes are the render's PriorityClasses and RuntimeClasses, which
 	// admission reads.
 	classes renderClasses
+	// ports are the node ports the render's Services ask for.
+	ports renderPorts
 }
 
 // New prepares the validation of objs: the CustomResourceDefinitions
@@ -63,8 +65,10 @@ func New(objs []*object.Object, opts Options) *Validator {
 			v.addCRD(o)
 		}
 	}
+	v.ports = renderPorts{}
 	for _, o := range objs {
 		v.classes.addClass(o)
+		v.ports.addService(o)
 	}
 	return v
 }
@@ -127,6 +131,7 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		return nil
 	}
 	errs, warnings := v.validateBuiltin(s, gvk, o)
+	errs = append(errs, v.ports.taken(o)...)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)
 		hideSecretValues(warnings)

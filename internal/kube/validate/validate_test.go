@@ -120,6 +120,8 @@ func TestObject(t *testing.T) {
 			want: []string{`spec.ipFamilyPolicy: Invalid value: "SingleStack": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified`}},
 		{reason: "a Pod giving preemptionPolicy: without a class, PreemptLowerPriority", src: "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  preemptionPolicy: Never\n  containers: [{name: c, image: busybox}]\n",
 			want: []string{"spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority"}},
+		{reason: "a node port two Services of the render ask for", src: "apiVersion: v1\nkind: Service\nmetadata: {name: a, namespace: n}\nspec:\n  type: NodePort\n  ports: [{port: 80, nodePort: 30080}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: b, namespace: n}\nspec:\n  type: LoadBalancer\n  ports: [{port: 80, nodePort: 30080}]\n",
+			want: []string{"spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated: Service n/a of the render asks for it too"}},
 		{reason: "a custom resource is validated against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
 			want: []string{`spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`}},
 	}
