@@ -3,11 +3,12 @@ package validate_test
 import (
 	"fmt"
 
-	"github.com/kudo-render/kudo-render/internal/kube/validate"
-	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/managedfields"
 	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/kudo-render/kudo-render/internal/kube/validate"
+	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
 func Example() {
