@@ -225,6 +225,13 @@ var agreeCases = []struct {
 	{reason: "a List", src: "apiVersion: v1\nkind: List\nmetadata: {name: l, namespace: agree}\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n", refused: "a list is read by clients"},
 	{reason: "a boolean where a string goes", src: obj("v1", "ConfigMap", "cmbool", "data:\n  enabled: true\n"), refused: "data[enabled]"},
 	{reason: "a namespace name that is no label", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: My.Namespace}\n", refused: "metadata.name"},
+	{reason: "a LoadBalancer with local traffic and no health check port (the server allocates it)", src: obj("v1", "Service", "lb", "spec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  ports: [{port: 9042}]\n")},
+	{reason: "a field whose feature gate is off (dropped)", src: deploy("stop", "        lifecycle: {stopSignal: SIGUSR1}\n")},
+	{reason: "two env vars of one name (server-side apply)", src: deploy("envs", "        env: [{name: A, value: x}, {name: A, value: y}]\n"), refused: "duplicate entries for key [name=\"A\"]"},
+	{reason: "a Pod giving its priority (the Priority plugin)", src: obj("v1", "Pod", "prio", "spec:\n  priority: 10\n"+strings.TrimPrefix(podSpec, "    ")), refused: "spec.priority"},
+	{reason: "a Namespace whose Pod Security level is none (the PodSecurity plugin)", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: psa, labels: {pod-security.kubernetes.io/enforce: strict}}\n", refused: "pod-security.kubernetes.io/enforce"},
+	{reason: "a PodDisruptionBudget with a label key of two slashes (generic metadata)", src: obj("policy/v1", "PodDisruptionBudget", "pdbl", "  labels: {a/b/c: x}\nspec: {minAvailable: 1, selector: {matchLabels: {app: zk}}}\n"), refused: "metadata.labels"},
+	{reason: "a TokenReview (a request, not an object)", src: "apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata: {name: tr}\nspec: {token: x}\n", refused: "cannot be applied"},
 	{reason: "a custom resource against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: agree}\nspec: {size: big}\n", refused: "spec.size"},
 	{reason: "a valid custom resource", src: strings.NewReplacer("widget", "gadget", "Widget", "Gadget").Replace(crd) + "---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: agree}\nspec: {size: 3}\n"},
 }

@@ -46,6 +46,11 @@ var labels = map[string]string{
 	strings.Repeat("p", 253) + "/" + "k":           "v",
 	"Example.com/k":                                "v",
 	"example.com/" + strings.Repeat("k", 62) + "-": "v",
+	// Pod Security admission reads these of a Namespace
+	"pod-security.kubernetes.io/enforce":         "strict",
+	"pod-security.kubernetes.io/warn":            "restricted",
+	"pod-security.kubernetes.io/enforce-version": "1.37",
+	"pod-security.kubernetes.io/audit-version":   "v1.37",
 }
 
 // fixed are the fields no mutation touches: what names the object to
