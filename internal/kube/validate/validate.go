@@ -74,7 +74,8 @@ func New(objs []*object.Object, opts Options) *Validator {
 }
 
 // Objects validates every object and returns the problems of each, in
-// order (nil where an object has none).
+// order (nil where an object has none); warnings among them are no
+// refusals (see Object).
 func Objects(objs []*object.Object, opts Options) [][]*diag.Diagnostic {
 	v := New(objs, opts)
 	out := make([][]*diag.Diagnostic, len(objs))
