@@ -19,7 +19,7 @@ TESTENV := CGO_ENABLED=0 GOFLAGS="-trimpath $(GOFLAGS)"
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/yaml/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets
+.PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets differential
 
 all: build
 
@@ -57,6 +57,11 @@ unit: kube-assets
 # are found there at once afterwards; KUBEBUILDER_ASSETS names others instead.
 kube-assets:
 	@if [ -z "$$KUBEBUILDER_ASSETS" ]; then internal/test/kubetest/install.sh >/dev/null; fi
+
+## differential: the differential test against the real API server, every case (docs/validation.md)
+# make test judges a sample; another sample: make differential FLAGS='-cases 20000 -seed 7'
+differential: kube-assets
+	KUBEBUILDER_ASSETS=$${KUBEBUILDER_ASSETS:-$$(internal/test/kubetest/install.sh)} $(GO) test -count=1 -timeout 60m -v -run '^TestDifferential$$' ./internal/test/differential -args $(or $(FLAGS),-cases 0 -service-rounds 20 -reduce 50)
 
 ## race: the tests of the packages that use goroutines, under the race detector
 race:

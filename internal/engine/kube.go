@@ -87,7 +87,13 @@ func validateItems(items []Item, opts Options) error {
 		}
 		// an object's problems in the order of its template's lines
 		slices.SortStableFunc(ds, func(a, b *diag.Diagnostic) int { return cmp.Compare(a.Line, b.Line) })
-		list = append(list, ds...)
+		for _, d := range ds {
+			if d.IsWarning() { // a value the server accepts but stores otherwise
+				opts.note(d)
+			} else {
+				list = append(list, d)
+			}
+		}
 	}
 	if len(list) == 0 {
 		return nil

@@ -9,6 +9,9 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsv1beta1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
+	apiregistration "k8s.io/kube-aggregator/pkg/apis/apiregistration"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+	apiregistrationv1beta1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1beta1"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	admissionregistrationv1 "k8s.io/kubernetes/pkg/apis/admissionregistration/v1"
 	admissionregistrationv1beta1 "k8s.io/kubernetes/pkg/apis/admissionregistration/v1beta1"
@@ -62,12 +65,19 @@ import (
 	rbacv1 "k8s.io/kubernetes/pkg/apis/rbac/v1"
 	rbacv1alpha1 "k8s.io/kubernetes/pkg/apis/rbac/v1alpha1"
 	rbacv1beta1 "k8s.io/kubernetes/pkg/apis/rbac/v1beta1"
+	"k8s.io/kubernetes/pkg/apis/resource"
+	resourcev1 "k8s.io/kubernetes/pkg/apis/resource/v1"
+	resourcev1beta1 "k8s.io/kubernetes/pkg/apis/resource/v1beta1"
+	resourcev1beta2 "k8s.io/kubernetes/pkg/apis/resource/v1beta2"
 	"k8s.io/kubernetes/pkg/apis/scheduling"
 	schedulingv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
 	schedulingv1beta1 "k8s.io/kubernetes/pkg/apis/scheduling/v1beta1"
 	"k8s.io/kubernetes/pkg/apis/storage"
 	storagev1 "k8s.io/kubernetes/pkg/apis/storage/v1"
 	storagev1beta1 "k8s.io/kubernetes/pkg/apis/storage/v1beta1"
+	"k8s.io/kubernetes/pkg/apis/storagemigration"
+	storagemigrationv1 "k8s.io/kubernetes/pkg/apis/storagemigration/v1"
+	storagemigrationv1beta1 "k8s.io/kubernetes/pkg/apis/storagemigration/v1beta1"
 )
 
 // group is the scheme of one API group, built on first use.
@@ -103,6 +113,9 @@ var groups = map[string]*group{
 	"scheduling.k8s.io":            {add: fns(scheduling.AddToScheme, schedulingv1.AddToScheme, schedulingv1beta1.AddToScheme)},
 	"storage.k8s.io":               {add: fns(storage.AddToScheme, storagev1.AddToScheme, storagev1beta1.AddToScheme)},
 	"apiextensions.k8s.io":         {add: fns(apiextensions.AddToScheme, apiextensionsv1.AddToScheme, apiextensionsv1beta1.AddToScheme)},
+	"apiregistration.k8s.io":       {add: fns(apiregistration.AddToScheme, apiregistrationv1.AddToScheme, apiregistrationv1beta1.AddToScheme)},
+	"resource.k8s.io":              {add: fns(resource.AddToScheme, resourcev1.AddToScheme, resourcev1beta1.AddToScheme, resourcev1beta2.AddToScheme)},
+	"storagemigration.k8s.io":      {add: fns(storagemigration.AddToScheme, storagemigrationv1.AddToScheme, storagemigrationv1beta1.AddToScheme)},
 }
 
 func fns(f ...func(*runtime.Scheme) error) []func(*runtime.Scheme) error { return f }

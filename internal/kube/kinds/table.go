@@ -53,6 +53,7 @@ var Builtin = []Kind{
 	// certificates.k8s.io, coordination.k8s.io, discovery.k8s.io, events.k8s.io
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest", Plural: "certificatesigningrequests", Short: []string{"csr"}, Namespaced: false},
 	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle", Plural: "clustertrustbundles", Namespaced: false},
+	{Group: "certificates.k8s.io", Kind: "PodCertificateRequest", Plural: "podcertificaterequests", Namespaced: true},
 	{Group: "coordination.k8s.io", Kind: "Lease", Plural: "leases", Namespaced: true},
 	{Group: "coordination.k8s.io", Kind: "LeaseCandidate", Plural: "leasecandidates", Namespaced: true},
 	{Group: "discovery.k8s.io", Kind: "EndpointSlice", Plural: "endpointslices", Namespaced: true},
@@ -76,6 +77,7 @@ var Builtin = []Kind{
 	{Group: "rbac.authorization.k8s.io", Kind: "Role", Plural: "roles", Namespaced: true},
 	// resource.k8s.io
 	{Group: "resource.k8s.io", Kind: "DeviceClass", Plural: "deviceclasses", Namespaced: false},
+	{Group: "resource.k8s.io", Kind: "DeviceTaintRule", Plural: "devicetaintrules", Namespaced: false},
 	{Group: "resource.k8s.io", Kind: "ResourceClaim", Plural: "resourceclaims", Namespaced: true},
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate", Plural: "resourceclaimtemplates", Namespaced: true},
 	{Group: "resource.k8s.io", Kind: "ResourceSlice", Plural: "resourceslices", Namespaced: false},
@@ -87,4 +89,6 @@ var Builtin = []Kind{
 	{Group: "storage.k8s.io", Kind: "StorageClass", Plural: "storageclasses", Short: []string{"sc"}, Namespaced: false},
 	{Group: "storage.k8s.io", Kind: "VolumeAttachment", Plural: "volumeattachments", Namespaced: false},
 	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass", Plural: "volumeattributesclasses", Short: []string{"vac"}, Namespaced: false},
+	// storagemigration.k8s.io
+	{Group: "storagemigration.k8s.io", Kind: "StorageVersionMigration", Plural: "storageversionmigrations", Namespaced: false},
 }

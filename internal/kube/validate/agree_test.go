@@ -10,10 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/test/differential"
 	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -21,38 +21,16 @@ import (
 func TestMain(m *testing.M) { kubetest.Main(m) }
 
 // refusal is kudo-render's verdict on a template: the reason it refuses
-// it, "" when it renders. It runs what a render runs on rendered text:
-// decoding (duplicate keys), typing, conversion of removed API versions,
-// validation.
+// it, "" when it renders. It runs what a render runs on rendered text
+// (differential.Ours): decoding (duplicate keys), typing, conversion of
+// removed API versions, validation.
 func refusal(src string) string {
 	out, err := tmpl.Render("case.yaml", []byte(src), nil)
 	if err != nil {
 		return err.Error()
 	}
-	docs, err := tmpl.Decode(out)
-	if err != nil {
-		return err.Error()
-	}
-	objs := make([]*object.Object, len(docs))
-	for i, d := range docs {
-		objs[i] = object.New(d.Map)
-		objs[i].Bool11 = d.Bool11
-	}
-	if _, err := kube.Normalize(objs, kube.Options{}); err != nil {
-		return err.Error()
-	}
-	for _, o := range objs {
-		if _, err := versions.Convert(o, versions.Default); err != nil {
-			return err.Error()
-		}
-	}
-	var msgs []string
-	for _, ds := range validate.Objects(objs, validate.Options{}) {
-		for _, d := range ds {
-			msgs = append(msgs, d.Error())
-		}
-	}
-	return strings.Join(msgs, "; ")
+	_, why := differential.Ours(out.Text)
+	return why
 }
 
 // TestAgreesWithAPIServer: for every template of the table, kudo-render
@@ -247,6 +225,13 @@ var agreeCases = []struct {
 	{reason: "a List", src: "apiVersion: v1\nkind: List\nmetadata: {name: l, namespace: agree}\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}]\n", refused: "a list is read by clients"},
 	{reason: "a boolean where a string goes", src: obj("v1", "ConfigMap", "cmbool", "data:\n  enabled: true\n"), refused: "data[enabled]"},
 	{reason: "a namespace name that is no label", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: My.Namespace}\n", refused: "metadata.name"},
+	{reason: "a LoadBalancer with local traffic and no health check port (the server allocates it)", src: obj("v1", "Service", "lb", "spec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n  ports: [{port: 9042}]\n")},
+	{reason: "a field whose feature gate is off (dropped)", src: deploy("stop", "        lifecycle: {stopSignal: SIGUSR1}\n")},
+	{reason: "two env vars of one name (server-side apply)", src: deploy("envs", "        env: [{name: A, value: x}, {name: A, value: y}]\n"), refused: "duplicate entries for key [name=\"A\"]"},
+	{reason: "a Pod giving its priority (the Priority plugin)", src: obj("v1", "Pod", "prio", "spec:\n  priority: 10\n"+strings.TrimPrefix(podSpec, "    ")), refused: "spec.priority"},
+	{reason: "a Namespace whose Pod Security level is none (the PodSecurity plugin)", src: "apiVersion: v1\nkind: Namespace\nmetadata: {name: psa, labels: {pod-security.kubernetes.io/enforce: strict}}\n", refused: "pod-security.kubernetes.io/enforce"},
+	{reason: "a PodDisruptionBudget with a label key of two slashes (generic metadata)", src: obj("policy/v1", "PodDisruptionBudget", "pdbl", "  labels: {a/b/c: x}\nspec: {minAvailable: 1, selector: {matchLabels: {app: zk}}}\n"), refused: "metadata.labels"},
+	{reason: "a TokenReview (a request, not an object)", src: "apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nmetadata: {name: tr}\nspec: {token: x}\n", refused: "cannot be applied"},
 	{reason: "a custom resource against its definition", src: crd + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: agree}\nspec: {size: big}\n", refused: "spec.size"},
 	{reason: "a valid custom resource", src: strings.NewReplacer("widget", "gadget", "Widget", "Gadget").Replace(crd) + "---\napiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g, namespace: agree}\nspec: {size: 3}\n"},
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
-const configMap = `apiVersion: v1
+const benchConfigMap = `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: cm-1
@@ -25,7 +25,7 @@ data:
 // validation (docs/performance.md, "Per object").
 func BenchmarkObject(b *testing.B) {
 	for _, c := range []struct{ name, src string }{
-		{"ConfigMap", configMap},
+		{"ConfigMap", benchConfigMap},
 		{"Deployment", deployment},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -29,9 +29,12 @@
 // are not validated: nothing says what their server accepts.
 //
 // The registry strategies themselves are not imported (they bring the API
-// server's storage, 40 ms of process start-up); the few things a strategy
-// does before validating a create that change the verdict are done here:
-// the generated selector of a Job, the UID, the request namespace.
+// server's storage, 40 ms of process start-up); what the server does
+// before validating a create that changes the verdict is done here: a
+// Service's allocations (service.go), each strategy's PrepareForCreate
+// (prepare.go), server-side apply's list keys (apply.go), the default
+// admission plugins that read the object (admission.go). Every served
+// kind is validated or listed in notChecked (docs/validation.md).
 //
 // Every problem of every object is returned at once, as diagnostics with
 // the resource and the field path; the caller adds the template file and

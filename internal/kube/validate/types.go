@@ -17,16 +17,24 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // typeErrors finds the values of v that the API type t cannot hold, each
 // at its field path, the way a JSON decoder into t fails on them. Values
 // of types that decode themselves (quantities, int-or-string, times) are
-// checked by their own decoder.
-func typeErrors(v any, t reflect.Type) field.ErrorList {
-	return typeCheck(v, t, &at{segs: make([]seg, 0, 8)}, nil)
+// checked by their own decoder. The warnings are the values the API
+// server accepts but stores otherwise.
+func typeErrors(v any, t reflect.Type) (errs, warnings field.ErrorList) {
+	a := &cursor{segs: make([]seg, 0, 8)}
+	errs = typeCheck(v, t, a, nil)
+	return errs, a.warnings
 }
 
-// at is where the value being checked is: a stack of field names, list
+// cursor is where the value being checked is: a stack of field names, list
 // indexes and map keys, made into a field path only when an error names
 // it (most values have none, and a path per value was a third of what
-// checking a ConfigMap allocated).
-type at struct{ segs []seg }
+// checking a ConfigMap allocated). It also collects the walk's warnings.
+type cursor struct {
+	segs []seg
+	// warnings are the values the API server accepts but stores
+	// otherwise: integers too large for their field, which it cuts.
+	warnings field.ErrorList
+}
 
 type seg struct {
 	name  string
@@ -34,11 +42,11 @@ type seg struct {
 	key   bool // name is a map key
 }
 
-func (a *at) push(s seg) { a.segs = append(a.segs, s) }
-func (a *at) pop()       { a.segs = a.segs[:len(a.segs)-1] }
+func (a *cursor) push(s seg) { a.segs = append(a.segs, s) }
+func (a *cursor) pop()       { a.segs = a.segs[:len(a.segs)-1] }
 
 // path is the field path of the value at the top.
-func (a *at) path() *field.Path {
+func (a *cursor) path() *field.Path {
 	var p *field.Path
 	for _, s := range a.segs {
 		switch {
@@ -81,7 +89,7 @@ func placeholder(t reflect.Type) any {
 
 // typeCheck is typeErrors; fix, when set, gets a placeholder for every
 // value of the wrong type, by field path.
-func typeCheck(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
+func typeCheck(v any, t reflect.Type, a *cursor, fix map[string]any) field.ErrorList {
 	errs := checkType(v, t, a, fix)
 	if fix != nil && len(errs) > 0 {
 		if p := a.path().String(); errs[len(errs)-1].Field == p {
@@ -92,7 +100,7 @@ func typeCheck(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList
 }
 
 // checkType is typeCheck without the placeholders of the value itself.
-func checkType(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
+func checkType(v any, t reflect.Type, a *cursor, fix map[string]any) field.ErrorList {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -158,7 +166,7 @@ func checkType(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList
 
 // structErrors checks the fields of map v against struct type t (its
 // JSON names, inline structs included).
-func structErrors(v any, t reflect.Type, a *at, fix map[string]any) field.ErrorList {
+func structErrors(v any, t reflect.Type, a *cursor, fix map[string]any) field.ErrorList {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return field.ErrorList{field.Invalid(a.path(), v, "expected an object, got "+jsonType(v))}
@@ -219,8 +227,11 @@ func structFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// intErrors checks an integer field: a whole number in the range of t.
-func intErrors(v any, t reflect.Type, a *at) field.ErrorList {
+// intErrors checks an integer field: a whole number. One out of the
+// field's range is no error: the API server reads every number of an
+// applied object as a float64 and cuts it to the field's size (2147483648
+// in an int32 becomes -2147483648), which is a warning.
+func intErrors(v any, t reflect.Type, a *cursor) field.ErrorList {
 	f, ok := number(v)
 	if !ok {
 		return field.ErrorList{field.Invalid(a.path(), v, "expected an integer, got "+jsonType(v))}
@@ -236,12 +247,16 @@ func intErrors(v any, t reflect.Type, a *at) field.ErrorList {
 		lo, hi = -math.Exp2(float64(bits-1)), math.Exp2(float64(bits-1))-1
 	}
 	if f < lo || f > hi {
-		return field.ErrorList{field.Invalid(a.path(), v, fmt.Sprintf("must fit in a %s", t.Kind()))}
+		stored := "another number"
+		if t.Kind() == reflect.Int32 && f >= -math.Exp2(63) && f < math.Exp2(63) {
+			stored = fmt.Sprint(int32(int64(f)))
+		}
+		a.warnings = append(a.warnings, field.Invalid(a.path(), v, fmt.Sprintf("does not fit in a %s: the API server accepts it and stores %s", t.Kind(), stored)))
 	}
 	return nil
 }
 
-func expect(v any, a *at, want string, ok func(any) bool) field.ErrorList {
+func expect(v any, a *cursor, want string, ok func(any) bool) field.ErrorList {
 	if ok(v) {
 		return nil
 	}

@@ -47,6 +47,11 @@ type Options struct {
 type Validator struct {
 	opts   Options
 	custom map[schema.GroupVersionKind]*customKind
+	// classes are the render's PriorityClasses and RuntimeClasses, which
+	// admission reads.
+	classes renderClasses
+	// ports are the node ports the render's Services ask for.
+	ports renderPorts
 }
 
 // New prepares the validation of objs: the CustomResourceDefinitions
@@ -54,16 +59,23 @@ type Validator struct {
 // that cannot be read is reported by Object when it is validated itself.
 func New(objs []*object.Object, opts Options) *Validator {
 	v := &Validator{opts: opts, custom: map[schema.GroupVersionKind]*customKind{}}
+	v.classes = renderClasses{priorities: map[string]priorityClass{}, overheads: map[string]map[string]any{}}
 	for _, o := range slices.Concat(opts.CRDs, objs) {
 		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
 			v.addCRD(o)
 		}
 	}
+	v.ports = renderPorts{}
+	for _, o := range objs {
+		v.classes.addClass(o)
+		v.ports.addService(o)
+	}
 	return v
 }
 
 // Objects validates every object and returns the problems of each, in
-// order (nil where an object has none).
+// order (nil where an object has none); warnings among them are no
+// refusals (see Object).
 func Objects(objs []*object.Object, opts Options) [][]*diag.Diagnostic {
 	v := New(objs, opts)
 	out := make([][]*diag.Diagnostic, len(objs))
@@ -77,7 +89,9 @@ func Objects(objs []*object.Object, opts Options) [][]*diag.Diagnostic {
 // the kind must be served, the fields of the right types, and then what
 // the kind's validation (hand-written and declarative) refuses. Objects
 // of kinds that are neither built in nor defined by a known
-// CustomResourceDefinition are not validated.
+// CustomResourceDefinition are not validated. Warnings
+// (diag.SeverityWarning) are about values the server accepts but stores
+// otherwise; every other diagnostic is a refusal.
 func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 	res := &diag.Resource{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()}
 	defer func() {
@@ -103,6 +117,9 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		d.Resource = res
 		return []*diag.Diagnostic{d}
 	}
+	if why, ok := requests[gvk.GroupKind()]; ok {
+		return []*diag.Diagnostic{{Resource: res, Field: "kind", Msg: fmt.Sprintf("%s cannot be applied: it is %s, and server-side apply of it (as Argo CD, Flux and kubectl --server-side apply) is refused", gvk.Kind, why)}}
+	}
 	if s == nil || !s.Recognizes(gvk) {
 		return nil // served, but not a kind whose rules kudo-render has
 	}
@@ -114,11 +131,18 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		}
 		return nil
 	}
-	errs := validateBuiltin(s, gvk, o)
+	errs, warnings := v.validateBuiltin(s, gvk, o)
+	errs = append(errs, v.ports.taken(o)...)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)
+		hideSecretValues(warnings)
 	}
-	return toDiags(res, errs)
+	found = toDiags(res, errs)
+	for _, d := range toDiags(res, warnings) {
+		d.Severity = diag.SeverityWarning
+		found = append(found, d)
+	}
+	return found
 }
 
 // served reports whether the target serves gvk: Kubernetes ServedVersion
@@ -168,23 +192,27 @@ func (v *Validator) target() string {
 	return ServedVersion
 }
 
-// validateBuiltin decodes o into its API type, defaults it, converts it to
-// the internal version and runs the kind's create validation.
-func validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) field.ErrorList {
-	typed, typeErrs := decode(s, gvk, o.Map)
+// validateBuiltin decodes o into its API type, checks what server-side
+// apply refuses (its list keys), defaults it, converts it to the internal
+// version and runs the kind's create validation. The warnings are about
+// values the server accepts but stores otherwise.
+func (v *Validator) validateBuiltin(s *runtime.Scheme, gvk schema.GroupVersionKind, o *object.Object) (errs, warnings field.ErrorList) {
+	typed, typeErrs, warnings := decodeWarn(s, gvk, o.Map)
 	if len(typeErrs) > 0 {
 		// The rest of the object is still validated, without the values
 		// of the wrong type (and without what that absence causes).
 		typed = decodeWithout(s, gvk, o.Map)
 		if typed == nil {
-			return typeErrs
+			return typeErrs, nil
 		}
+		return append(typeErrs, withoutFields(v.validateTyped(s, gvk, typed), typeErrs)...), nil
 	}
-	return append(typeErrs, withoutFields(validateTyped(s, gvk, typed), typeErrs)...)
+	return append(builtinApplyErrors(gvk, o.Map), v.validateTyped(s, gvk, typed)...), warnings
 }
 
-// validateTyped defaults, converts and validates a decoded object.
-func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
+// validateTyped defaults, converts and validates a decoded object, and
+// runs the default admission plugins' checks.
+func (v *Validator) validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime.Object) field.ErrorList {
 	s.Default(typed)
 	// Unsafe: the result may share memory with typed, which is not used
 	// again (ConvertToVersion deep-copies it first).
@@ -202,14 +230,19 @@ func validateTyped(s *runtime.Scheme, gvk schema.GroupVersionKind, typed runtime
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: "create", APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: m.GetNamespace(), Name: m.GetName(),
 	})
+	prepare(gvk.GroupKind(), internal)
 	var hand field.ErrorList
-	if fn := validators[gvk.GroupKind()]; fn != nil {
-		// The kind's validation checks its metadata with stricter name
-		// rules than the generic check the server adds.
+	if fn := validatorOf(gvk.GroupKind()); fn != nil {
 		hand = fn(ctx, internal)
-	} else {
+	}
+	if len(hand) == 0 {
+		// As the API server's ValidateCreate: once the kind's validation
+		// (which may check the metadata with stricter name rules, or
+		// not at all: PodDisruptionBudget's covers its spec) passes, the
+		// generic ObjectMeta check runs.
 		hand = apivalidation.ValidateObjectMetaAccessor(m, namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
+	hand = append(hand, v.admit(internal)...)
 	return declarative(ctx, s, gvk, internal, hand)
 }
 
@@ -252,19 +285,27 @@ func setScope(gvk schema.GroupVersionKind, m metav1.Object) bool {
 // request body (JSON, case-sensitive); a value of the wrong type is
 // reported at its field.
 func decode(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (runtime.Object, field.ErrorList) {
+	typed, errs, _ := decodeWarn(s, gvk, m)
+	return typed, errs
+}
+
+// decodeWarn is decode, with warnings about the numbers the server cuts
+// to their field's size.
+func decodeWarn(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]any) (runtime.Object, field.ErrorList, field.ErrorList) {
 	typed, err := s.New(gvk)
 	if err != nil {
-		return nil, field.ErrorList{field.InternalError(nil, err)}
+		return nil, field.ErrorList{field.InternalError(nil, err)}, nil
 	}
 	// The values are checked against the type first (as a JSON decoder
 	// would refuse them), then converted without a trip through JSON.
-	if errs := typeErrors(m, reflect.TypeOf(typed).Elem()); len(errs) > 0 {
-		return nil, errs
+	errs, warnings := typeErrors(m, reflect.TypeOf(typed).Elem())
+	if len(errs) > 0 {
+		return nil, errs, warnings
 	}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, typed); err != nil {
-		return nil, field.ErrorList{field.Invalid(nil, nil, err.Error())}
+		return nil, field.ErrorList{field.Invalid(nil, nil, err.Error())}, warnings
 	}
-	return typed, nil
+	return typed, nil, warnings
 }
 
 // decodeWithout decodes a copy of m whose values of the wrong type are
@@ -277,7 +318,7 @@ func decodeWithout(s *runtime.Scheme, gvk schema.GroupVersionKind, m map[string]
 	}
 	c := object.New(m).DeepCopy().Map
 	fix := map[string]any{}
-	typeCheck(c, reflect.TypeOf(typed).Elem(), &at{}, fix)
+	typeCheck(c, reflect.TypeOf(typed).Elem(), &cursor{}, fix)
 	for _, p := range slices.Sorted(maps.Keys(fix)) {
 		setField(c, p, fix[p])
 	}

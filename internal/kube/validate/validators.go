@@ -56,15 +56,7 @@ var validators = map[schema.GroupKind]validator{
 	{Group: "", Kind: "Secret"}: func(_ context.Context, o runtime.Object) field.ErrorList {
 		return corevalidation.ValidateSecret(o.(*core.Secret))
 	},
-	{Group: "", Kind: "Service"}: func(_ context.Context, o runtime.Object) field.ErrorList {
-		svc := o.(*core.Service)
-		// What the Service REST does before validating a create
-		// (normalizeClusterIPs): a clusterIP alone fills clusterIPs.
-		if svc.Spec.ClusterIP != "" && len(svc.Spec.ClusterIPs) == 0 {
-			svc.Spec.ClusterIPs = []string{svc.Spec.ClusterIP}
-		}
-		return corevalidation.ValidateServiceCreate(svc)
-	},
+	{Group: "", Kind: "Service"}: validateService,
 	{Group: "", Kind: "ServiceAccount"}: func(_ context.Context, o runtime.Object) field.ErrorList {
 		return corevalidation.ValidateServiceAccount(o.(*core.ServiceAccount))
 	},

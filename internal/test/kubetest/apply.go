@@ -360,8 +360,13 @@ func (s *Server) waitEstablished(ctx context.Context, name string) error {
 }
 
 // ensureNamespace creates a namespace and its default ServiceAccount when
-// they do not exist.
+// they do not exist. A namespace made once is not asked for again (no
+// test deletes one): many concurrent Applies into one namespace cost no
+// request each.
 func (s *Server) ensureNamespace(ctx context.Context, ns string) error {
+	if s.namespaces[ns] {
+		return nil
+	}
 	create := func(ri interface {
 		Create(context.Context, *unstructured.Unstructured, metav1.CreateOptions, ...string) (*unstructured.Unstructured, error)
 	}, apiVersion, kind, name string) error {
@@ -375,7 +380,14 @@ func (s *Server) ensureNamespace(ctx context.Context, ns string) error {
 	if err := create(s.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}), "v1", "Namespace", ns); err != nil {
 		return err
 	}
-	return create(s.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}).Namespace(ns), "v1", "ServiceAccount", "default")
+	if err := create(s.dynamic.Resource(schema.GroupVersionResource{Version: "v1", Resource: "serviceaccounts"}).Namespace(ns), "v1", "ServiceAccount", "default"); err != nil {
+		return err
+	}
+	if s.namespaces == nil {
+		s.namespaces = map[string]bool{}
+	}
+	s.namespaces[ns] = true
+	return nil
 }
 
 // ServedKinds lists the group/version/kinds the server serves now, sorted

@@ -52,12 +52,13 @@ type Server struct {
 	launcher chan launch
 	procs    []*process
 
-	dynamic   dynamic.Interface
-	discovery *discovery.DiscoveryClient
-	mapper    *restmapper.DeferredDiscoveryRESTMapper
-	defaults  []schema.GroupVersionKind // served before anything was applied
-	builtin   map[schema.GroupKind]bool // the group-kinds of defaults
-	setup     sync.Mutex                // CRDs, namespaces and the mapper, one Apply at a time
+	dynamic    dynamic.Interface
+	discovery  *discovery.DiscoveryClient
+	mapper     *restmapper.DeferredDiscoveryRESTMapper
+	defaults   []schema.GroupVersionKind // served before anything was applied
+	builtin    map[schema.GroupKind]bool // the group-kinds of defaults
+	setup      sync.Mutex                // CRDs, namespaces and the mapper, one Apply at a time
+	namespaces map[string]bool           // made by ensureNamespace, under setup
 
 	gc      sync.Mutex      // kube-controller-manager, started by StartWithGC
 	gcProc  *process        // nil until started
