@@ -24,6 +24,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/kube/kinds"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -41,12 +42,20 @@ type Options struct {
 	// ServedVersion no longer serves is still served by the target
 	// (an older Kubernetes): objects of it are validated, not refused.
 	Older func(apiVersion, kind string) bool
+	// Budget, when set, is charged with what CustomResourceDefinitions
+	// cost: the schema nodes of those of CRDs, the compilation of the CEL
+	// rules of the versions custom resources need, and the rules each
+	// custom resource evaluates (definitions among the objects the caller
+	// charges: ChargeDefinition, ChargeDefinitionRules). Once it is spent,
+	// validation stops and Err returns its error.
+	Budget *limits.Budget
 }
 
 // Validator validates the objects of one render.
 type Validator struct {
 	opts   Options
 	custom map[schema.GroupVersionKind]*customKind
+	spent  spentBudget
 }
 
 // New prepares the validation of objs: the CustomResourceDefinitions
@@ -54,11 +63,7 @@ type Validator struct {
 // that cannot be read is reported by Object when it is validated itself.
 func New(objs []*object.Object, opts Options) *Validator {
 	v := &Validator{opts: opts, custom: map[schema.GroupVersionKind]*customKind{}}
-	for _, o := range slices.Concat(opts.CRDs, objs) {
-		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
-			v.addCRD(o)
-		}
-	}
+	v.addDefinitions(opts.CRDs, objs)
 	return v
 }
 
@@ -93,7 +98,14 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 	}
 	gvk := gv.WithKind(o.Kind())
 	if c := v.custom[gvk]; c != nil {
-		return toDiags(res, c.validate(o))
+		if v.Err() != nil {
+			return nil // the budget is spent: the render stops with Err
+		}
+		errs, err := c.validate(o, v.opts.Budget)
+		if err != nil {
+			v.spent.set(err)
+		}
+		return toDiags(res, errs)
 	}
 	s := schemeFor(gv.Group)
 	if s == nil && !servedGroups[gv.Group] {
@@ -114,7 +126,7 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		}
 		return nil
 	}
-	errs := validateBuiltin(s, gvk, o)
+	errs := append(validateBuiltin(s, gvk, o), definitionFields(gvk, o.Map)...)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)
 	}
