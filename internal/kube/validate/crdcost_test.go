@@ -94,7 +94,7 @@ func TestCELBudget(t *testing.T) {
 	b = limits.NewBudget(limits.Limits{CELCost: 50_000})
 	v = validate.New(objs, validate.Options{Budget: b})
 	assert.Assert(t, is.Len(v.Object(objs[1]), 0))
-	assert.Error(t, v.Err(), "Widget example.com/v1: its x-kubernetes-validations rules: CEL work exceeds the limit of 50000 units (raise it with --max-cel-cost or KUDO_RENDER_MAX_CEL_COST)")
+	assert.Error(t, v.Err(), "Widget ns/w: evaluating its x-kubernetes-validations rules: CEL work exceeds the limit of 50000 units (raise it with --max-cel-cost or KUDO_RENDER_MAX_CEL_COST)")
 
 	b = limits.NewBudget(limits.Limits{CELCost: 5_000})
 	v = validate.New(objs, validate.Options{Budget: b})

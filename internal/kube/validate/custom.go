@@ -90,7 +90,7 @@ func (c *customKind) validate(o *object.Object, budget *limits.Budget) (field.Er
 		errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, c.structural, false)...)
 		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, u)...)
 	}
-	ruleErrs, err := c.checkRules(ctx, u, errs, budget)
+	ruleErrs, err := c.checkRules(ctx, u, errs, budget, c.gvk.Kind+" "+strings.TrimPrefix(meta.Namespace+"/"+meta.Name, "/"))
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +194,9 @@ func (c *customKind) scaleErrors(u map[string]any) field.ErrorList {
 // unless errs already holds a problem that keeps the server from running
 // them. Evaluation gets the server's budget per object
 // (RuntimeCELCostBudget), reserved from the render's budget before it
-// runs; what it does not spend is given back.
-func (c *customKind) checkRules(ctx context.Context, u map[string]any, errs field.ErrorList, budget *limits.Budget) (field.ErrorList, error) {
+// runs; what it does not spend is given back. who names the object in the
+// error of a spent budget.
+func (c *customKind) checkRules(ctx context.Context, u map[string]any, errs field.ErrorList, budget *limits.Budget, who string) (field.ErrorList, error) {
 	rules, err := c.compiled(budget)
 	if err != nil || rules == nil {
 		return nil, err
@@ -207,7 +208,7 @@ func (c *customKind) checkRules(ctx context.Context, u map[string]any, errs fiel
 		}
 	}
 	reserve := min(int64(celconfig.RuntimeCELCostBudget), budget.Left(limits.CELCost))
-	where := c.gvk.Kind + " " + c.gvk.GroupVersion().String() + ": its x-kubernetes-validations rules"
+	where := who + ": evaluating its x-kubernetes-validations rules"
 	if err := budget.Charge(limits.CELCost, reserve, where); err != nil {
 		return nil, err
 	}
