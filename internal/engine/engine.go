@@ -281,6 +281,9 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // conversions, references, dependency hashes, the adapter's annotations,
 // digests and validation.
 func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets) error {
+	if err := chargeDefinitions(items, opts); err != nil {
+		return err
+	}
 	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
 	defer func() { done() }()
 	if err := normalize(objs, items, opts); err != nil {
