@@ -214,10 +214,23 @@ func (c *customKind) checkRules(ctx context.Context, u map[string]any, errs fiel
 	}
 	found, left := rules.Validate(ctx, nil, c.structural, u, nil, reserve)
 	budget.Refund(limits.CELCost, max(left, 0))
-	if left < 0 && reserve < celconfig.RuntimeCELCostBudget {
+	if left < 0 && reserve < celconfig.RuntimeCELCostBudget && ranOut(found) {
+		// The render's budget ran out, not the server's.
 		return nil, budget.Err(limits.CELCost, where)
 	}
 	return found, nil
+}
+
+// ranOut reports whether the CEL validator stopped because its budget ran
+// out (not because a rule passed the limit of one evaluation, which the
+// server refuses whatever is left).
+func ranOut(errs field.ErrorList) bool {
+	for _, e := range errs {
+		if strings.Contains(e.Detail, "running out of cost budget") {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonValue copies v as the API server holds a JSON body: integers are
