@@ -8,39 +8,44 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// statusTypes is what server-side apply refuses in the status of a
-// custom resource whose status subresource is on: its typed conversion
-// (structured-merge-diff, from the schema) reads the whole object before
-// the create drops the status, so a value of the wrong type there, or two
-// items of one key of an x-kubernetes-list-type map or set, is refused
-// though the status is never validated.
-func (c *customKind) statusTypes(u map[string]any) field.ErrorList {
-	st, ok := c.structural.Properties["status"]
-	status, present := u["status"]
-	if !ok || !present {
+// applyErrors is what server-side apply's typed conversion
+// (structured-merge-diff, its schema made from the definition's) refuses
+// in a custom resource before anything validates it: values of another
+// type than the schema's (where the schema validator lets some through:
+// a list for a string of a format), and, in the status of a kind whose
+// status subresource is on, two items of one key of an
+// x-kubernetes-list-type map or set (the create drops the status, which
+// is never validated).
+func (c *customKind) applyErrors(u map[string]any) field.ErrorList {
+	if c.structural == nil {
 		return nil
 	}
-	p := field.NewPath("status")
-	errs := applyTypes(status, &st, p)
-	if m, isMap := status.(map[string]any); isMap && len(errs) == 0 {
-		errs = structurallisttype.ValidateListSetsAndMaps(p, &st, m)
+	errs := applyTypes(u, c.structural, nil)
+	st, ok := c.structural.Properties["status"]
+	status, isMap := u["status"].(map[string]any)
+	if c.status && ok && isMap {
+		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(field.NewPath("status"), &st, status)...)
 	}
 	return errs
 }
 
 // applyTypes finds the values of v that do not have the type schema s
 // gives them, as structured-merge-diff's typed conversion finds them: a
-// null is any type's, a number is an integer's or a number's, fields the
-// schema keeps unknown and int-or-string values are whatever they are.
+// null is any type's, a number is an integer's or a number's, a string of
+// a format any scalar, fields the schema keeps unknown and int-or-string
+// values are whatever they are.
 func applyTypes(v any, s *structuralschema.Structural, p *field.Path) field.ErrorList {
-	if v == nil || s == nil || s.XIntOrString {
+	if v == nil || s == nil || s.XIntOrString || s.Type == "" {
 		return nil
 	}
-	want := s.Type
-	if want == "" {
-		return nil
+	want, got := s.Type, jsonKind(v)
+	if want == "string" && s.ValueValidation != nil && s.ValueValidation.Format != "" {
+		want = "any scalar"
+		if got != "object" && got != "array" {
+			got = want
+		}
 	}
-	if got := jsonKind(v); got != want && (want != "integer" || got != "number") && (want != "number" || got != "integer") {
+	if got != want && (want != "integer" || got != "number") && (want != "number" || got != "integer") {
 		return field.ErrorList{field.TypeInvalid(p, v, fmt.Sprintf("expected %s, got %s", want, got))}
 	}
 	var errs field.ErrorList

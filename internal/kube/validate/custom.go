@@ -68,22 +68,29 @@ func (c *customKind) validate(o *object.Object, budget *limits.Budget) (field.Er
 	if len(errs) > 0 {
 		return errs, nil
 	}
+	applied := c.applyErrors(u)
 	if c.structural != nil {
 		structuraldefaulting.Default(u, c.structural)
 	}
 	if c.status {
-		// Server-side apply types the status before the create drops it.
-		if errs := c.statusTypes(u); len(errs) > 0 {
-			return errs, nil
-		}
 		delete(u, "status")
 	}
+	errs, err := c.strategy(u, meta, budget)
+	if err != nil {
+		return nil, err
+	}
+	return append(errs, uncovered(applied, errs)...), nil
+}
+
+// strategy validates a custom resource read, defaulted and prepared for
+// create as the strategy of its kind does, then as every create is.
+func (c *customKind) strategy(u map[string]any, meta *metav1.ObjectMeta, budget *limits.Budget) (field.ErrorList, error) {
 	ctx := genericapirequest.WithNamespace(context.Background(), meta.Namespace)
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: "create", APIGroup: c.gvk.Group, APIVersion: c.gvk.Version, Namespace: meta.Namespace, Name: meta.Name,
 	})
 	beta := utilfeature.DefaultFeatureGate.Enabled(apiserverfeatures.DeclarativeValidationBeta)
-	errs = apivalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, c.namespaced, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"), beta)
+	errs := apivalidation.ValidateObjectMetaDeclaratively(ctx, operation.Create, meta, nil, c.namespaced, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"), beta)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, c.schema)...)
 	errs = append(errs, c.scaleErrors(u)...)
 	if c.structural != nil {
@@ -100,6 +107,17 @@ func (c *customKind) validate(o *object.Object, budget *limits.Budget) (field.Er
 		errs = apivalidation.ValidateObjectMetaAccessor(meta, c.namespaced, path.ValidatePathSegmentName, field.NewPath("metadata"))
 	}
 	return errs, nil
+}
+
+// uncovered are the problems of extra at fields errs says nothing of.
+func uncovered(extra, errs field.ErrorList) field.ErrorList {
+	var out field.ErrorList
+	for _, e := range extra {
+		if !slices.ContainsFunc(errs, func(x *field.Error) bool { return x.Field == e.Field }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // read does what the API server does when it reads the body of a custom
@@ -132,6 +150,10 @@ func (c *customKind) read(u map[string]any) (*metav1.ObjectMeta, field.ErrorList
 		meta.Namespace = ""
 	case meta.Namespace == "":
 		meta.Namespace = "default"
+	}
+	if meta.UID != "" {
+		// The apply handler: a create of an object that names a uid.
+		return nil, field.ErrorList{field.Forbidden(metaPath.Child("uid"), "the API server refuses a new object that names a uid (uid mismatch: no existing object has it); leave it to the server")}
 	}
 	if c.structural == nil {
 		return meta, setMeta(u, meta)

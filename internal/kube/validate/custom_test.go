@@ -16,9 +16,9 @@ import (
 // unknown fields and a nullable one.
 const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
+metadata: {name: widgets.cr.example.com}
 spec:
-  group: example.com
+  group: cr.example.com
   scope: Namespaced
   names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
   versions:
@@ -57,7 +57,7 @@ spec:
 // widget is a Widget with the metadata and spec given (flow mappings),
 // and more top-level fields.
 func widget(metadata, spec, more string) string {
-	return widgetCRD + "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: " + metadata + "\nspec: " + spec + "\n" + more
+	return widgetCRD + "---\napiVersion: cr.example.com/v1\nkind: Widget\nmetadata: " + metadata + "\nspec: " + spec + "\n" + more
 }
 
 // problems validates src and returns "field: message" of every problem.
