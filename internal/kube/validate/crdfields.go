@@ -26,7 +26,8 @@ func definitionFields(gvk schema.GroupVersionKind, m map[string]any) field.Error
 // where server-side apply finds them: its OpenAPI schema is generated
 // from the type's fields, and declares none below a type that reads its
 // own JSON (a schema's items, additionalProperties, default, enum and
-// example, quantities, times), which it accepts whatever they hold.
+// example, quantities, times) nor below a type of no fields (the status
+// subresource), which it accepts whatever they hold.
 func unknownFields(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -39,6 +40,9 @@ func unknownFields(v any, t reflect.Type, p *field.Path) field.ErrorList {
 	case reflect.Struct:
 		m, _ := v.(map[string]any)
 		fields := jsonFields(t)
+		if len(fields) == 0 {
+			return nil // an object of no fields, which its schema leaves open
+		}
 		for _, k := range sortedKeys(m) {
 			ft, ok := fields[k]
 			if !ok {
