@@ -152,4 +152,3 @@ func apply(crd map[string]any, m mutation) crCase {
 	m.apply(obj)
 	return crCase{what: m.what, obj: obj}
 }
-
