@@ -102,6 +102,22 @@ func TestCELBudget(t *testing.T) {
 	assert.ErrorContains(t, v.Err(), "compiling the x-kubernetes-validations rules of Widget example.com/v1 (CustomResourceDefinition widgets.example.com): CEL work exceeds the limit of 5000 units")
 }
 
+// TestCELCallLimit: a rule whose one evaluation passes the server's
+// limit per call is the object's problem (the server refuses it whatever
+// its budget), not a spent render budget, even when the render has less
+// left than the server's budget per object.
+func TestCELCallLimit(t *testing.T) {
+	def := strings.Replace(crd, "size: {type: integer}",
+		"l: {type: array, maxItems: 1000, items: {type: string, maxLength: 4}, x-kubernetes-validations: [{rule: \"self.all(x, self.all(y, x == y || x != y))\"}]}", 1)
+	list := "[" + strings.TrimSuffix(strings.Repeat("abc, ", 1000), ", ") + "]"
+	objs := objects(t, def+"---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec: {l: "+list+"}\n")
+	v := validate.New(objs, validate.Options{Budget: limits.NewBudget(limits.Limits{CELCost: 5_000_000})})
+	got := v.Object(objs[1])
+	assert.NilError(t, v.Err())
+	assert.Assert(t, is.Len(got, 1))
+	assert.Assert(t, is.Contains(got[0].Msg, "call cost exceeds limit"))
+}
+
 // TestDefinitionsOfOptionsCharged: the definitions the render does not
 // hold are charged when New reads them.
 func TestDefinitionsOfOptionsCharged(t *testing.T) {
