@@ -111,3 +111,35 @@ func TestDefinitionBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestConvertedDefinitionValidated: an apiextensions.k8s.io/v1beta1
+// definition is validated once converted to v1, its CEL rules compiled
+// as the API server compiles them; custom resources are validated
+// against the converted schema.
+func TestConvertedDefinitionValidated(t *testing.T) {
+	const def = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: xs.example.com}
+spec:
+  group: example.com
+  names: {kind: Xx, plural: xs}
+  scope: Namespaced
+  version: v1
+  preserveUnknownFields: false
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec: {type: object, properties: {a: {type: string, maxLength: 3}}, x-kubernetes-validations: [RULE]}
+---
+apiVersion: example.com/v1
+kind: Xx
+metadata: {name: x}
+spec: {a: abcd, b: 1}
+`
+	_, err := engine.RenderWith(engine.Options{}, definitionPackage(t, map[string]string{"crd.yaml": strings.Replace(def, "RULE", `{rule: "self.nope("}`, 1)}))
+	assert.ErrorContains(t, err, "templates/crd.yaml:14: CustomResourceDefinition xs.example.com: spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value")
+	assert.ErrorContains(t, err, "compilation failed")
+	_, err = engine.RenderWith(engine.Options{}, definitionPackage(t, map[string]string{"crd.yaml": strings.Replace(def, "RULE", `{rule: "self.a != 'x'"}`, 1)}))
+	assert.ErrorContains(t, err, "spec.b: Forbidden: field not declared in schema")
+}
