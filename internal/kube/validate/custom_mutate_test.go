@@ -115,6 +115,7 @@ func metadataMutations() []mutation {
 		md("a finalizer", []any{"finalizers"}, []any{"example.com/f"}),
 		md("metadata.generation written", []any{"generation"}, int64(5)),
 		md("metadata.uid written", []any{"uid"}, "x"),
+		md("metadata.namespace another one (a cluster-scoped kind has none)", []any{"namespace"}, "agree-cr-other"),
 		{what: "an unknown top-level field", path: []any{"zzUnknown"}, value: int64(1)},
 	}
 }

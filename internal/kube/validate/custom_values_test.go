@@ -62,7 +62,7 @@ func stringValues(s map[string]any) []named {
 // numberValues: other types, fractions, integral floats, the bounds of
 // the schema and of its format.
 func numberValues(s map[string]any) []named {
-	out := []named{{"a string", "7"}, {"a boolean", true}, {"zero", int64(0)}, {"negative", int64(-1)}, {"a fraction", 1.5}, {"a float without fraction", 2.0}}
+	out := []named{{"a string", "7"}, {"a boolean", true}, {"zero", int64(0)}, {"negative", int64(-1)}, {"a fraction", 1.5}, {"a float without fraction", 2.0}, {"beyond int64", 1e19}, {"the largest int64", int64(1<<63 - 1)}}
 	if s["format"] == "int32" {
 		out = append(out, named{"over int32", int64(1) << 31})
 	}
