@@ -26,8 +26,9 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 // range, CEL rules that do not compile or cost more than the server
 // allows, names), is applied by server-side apply as a dry run with
 // strict field validation, and kudo-render must refuse it exactly when
-// the server does. It takes every third mutation (a definition takes the
-// server 20 ms); -cr-sweep takes all.
+// the server does. It takes every third mutation, at most 200 of a
+// definition (a definition takes the server 20 ms, a large one much
+// more); -cr-sweep takes all.
 func TestDefinitionsAgree(t *testing.T) {
 	srv := kubetest.Start(t)
 	client, err := dynamic.NewForConfig(srv.Config)
@@ -36,11 +37,14 @@ func TestDefinitionsAgree(t *testing.T) {
 	}
 	var total, agreed, refused int
 	for _, def := range append(handWrittenDefinitions(t), exampleDefinitions(t)...) {
-		for i, c := range definitionMutations(def.crd) {
-			if i%3 != 0 && !*crSweep {
+		muts := definitionMutations(def.crd)
+		stride := max(3, len(muts)/200) // a large definition's mutations, evenly
+		for i, m := range muts {
+			if i%stride != 0 && !*crSweep {
 				continue
 			}
 			total++
+			c := crCase{what: m.what, obj: mutated(def.crd, m)}
 			name := uniqueDefinition(c.obj, total)
 			body, _ := json.Marshal(c.obj)
 			_, theirs := client.Resource(crdResource).Patch(context.Background(), name, types.ApplyPatchType, body, metav1.PatchOptions{
@@ -81,24 +85,21 @@ func uniqueDefinition(crd map[string]any, n int) string {
 	return name
 }
 
-// definitionMutations are the mutations of a definition: the definition
-// as written, an unknown field in each of its objects, and keywords of
-// its schemas changed.
-func definitionMutations(crd map[string]any) []crCase {
-	out := []crCase{{what: "as written", obj: deepCopyJSON(crd).(map[string]any)}}
+// definitionMutations are the mutations of a definition: none (the
+// definition as written), an unknown field in each of its objects, and
+// keywords of its schemas changed.
+func definitionMutations(crd map[string]any) []mutation {
+	out := []mutation{{what: "as written"}}
 	var walk func(v any, path []any)
 	walk = func(v any, path []any) {
 		switch t := v.(type) {
 		case map[string]any:
-			m := mutation{what: fieldName(path) + ": an unknown field", path: append(clone(path), "zzUnknown"), value: int64(1)}
-			out = append(out, apply(crd, m))
+			out = append(out, mutation{what: fieldName(path) + ": an unknown field", path: append(clone(path), "zzUnknown"), value: int64(1)})
 			for _, k := range sortedMapKeys(t) {
 				walk(t[k], append(clone(path), k))
 			}
 			if _, isSchema := t["type"]; isSchema && len(path) > 3 {
-				for _, m := range keywordMutations(t, path) {
-					out = append(out, apply(crd, m))
-				}
+				out = append(out, keywordMutations(t, path)...)
 			}
 		case []any:
 			for i, x := range t {
@@ -107,15 +108,12 @@ func definitionMutations(crd map[string]any) []crCase {
 		}
 	}
 	walk(crd, nil)
-	for _, m := range []mutation{
-		{what: "metadata.name not plural.group", path: []any{"metadata", "name"}, value: "wrong.example.com"},
-		{what: "a plural with capitals", path: []any{"spec", "names", "plural"}, value: "Widgets"},
-		{what: "a kind in lower case", path: []any{"spec", "names", "kind"}, value: "widget"},
-		{what: "scope unknown", path: []any{"spec", "scope"}, value: "Global"},
-	} {
-		out = append(out, apply(crd, m))
-	}
-	return out
+	return append(out,
+		mutation{what: "metadata.name not plural.group", path: []any{"metadata", "name"}, value: "wrong.example.com"},
+		mutation{what: "a plural with capitals", path: []any{"spec", "names", "plural"}, value: "Widgets"},
+		mutation{what: "a kind in lower case", path: []any{"spec", "names", "kind"}, value: "widget"},
+		mutation{what: "scope unknown", path: []any{"spec", "scope"}, value: "Global"},
+	)
 }
 
 // keywordMutations change the keywords of one schema node.
@@ -146,9 +144,11 @@ func keywordMutations(s map[string]any, path []any) []mutation {
 	return out
 }
 
-// apply is a case of crd mutated by m.
-func apply(crd map[string]any, m mutation) crCase {
+// mutated is crd mutated by m (nothing for a mutation of no path).
+func mutated(crd map[string]any, m mutation) map[string]any {
 	obj := deepCopyJSON(crd).(map[string]any)
-	m.apply(obj)
-	return crCase{what: m.what, obj: obj}
+	if len(m.path) > 0 {
+		m.apply(obj)
+	}
+	return obj
 }
