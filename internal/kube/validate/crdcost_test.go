@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -124,4 +125,35 @@ func TestDefinitionsOfOptionsCharged(t *testing.T) {
 	b := limits.NewBudget(limits.Limits{CRDSchemaNodes: 2})
 	v := validate.New(nil, validate.Options{CRDs: []*object.Object{objects(t, crd)[0]}, Budget: b})
 	assert.ErrorContains(t, v.Err(), "CustomResourceDefinition widgets.example.com: CRD schema nodes exceeds the limit of 2 nodes")
+}
+
+// TestCustomResourcesConcurrently: custom resources of one kind are
+// validated on many goroutines at once (as the engine does), sharing the
+// kind's validator compiled once and the budget; each gets the problems
+// it gets alone.
+func TestCustomResourcesConcurrently(t *testing.T) {
+	var src strings.Builder
+	src.WriteString(widgetCRD)
+	for i := range 64 {
+		fmt.Fprintf(&src, "---\napiVersion: cr.example.com/v1\nkind: Widget\nmetadata: {name: w%d, namespace: ns}\nspec: {size: %d, ports: [{name: a, port: %d}]}\n", i, i%20, i)
+	}
+	objs := objects(t, src.String())
+	alone := validate.Objects(objs, validate.Options{})
+	b := limits.NewBudget(limits.Limits{})
+	v := validate.New(objs, validate.Options{Budget: b})
+	got := make([][]*diag.Diagnostic, len(objs))
+	var wg sync.WaitGroup
+	for i := range objs {
+		wg.Go(func() { got[i] = v.Object(objs[i]) })
+	}
+	wg.Wait()
+	assert.NilError(t, v.Err())
+	refused := 0
+	for i := range objs {
+		assert.Equal(t, len(got[i]), len(alone[i]), "object %d", i)
+		if len(got[i]) > 0 {
+			refused++
+		}
+	}
+	assert.Equal(t, refused, 27, "sizes 11 to 19 break the rule, three times over 64 objects")
 }
