@@ -20,7 +20,7 @@ func (c *customKind) applyErrors(u map[string]any) field.ErrorList {
 	if c.structural == nil {
 		return nil
 	}
-	errs := applyTypes(u, c.structural, nil)
+	errs := applyTypeErrors(u, c.structural, nil)
 	st, ok := c.structural.Properties["status"]
 	status, isMap := u["status"].(map[string]any)
 	if c.status && ok && isMap {
@@ -29,12 +29,12 @@ func (c *customKind) applyErrors(u map[string]any) field.ErrorList {
 	return errs
 }
 
-// applyTypes finds the values of v that do not have the type schema s
+// applyTypeErrors finds the values of v that do not have the type schema s
 // gives them, as structured-merge-diff's typed conversion finds them: a
 // null is any type's, a number is an integer's or a number's, a string of
 // a format any scalar, fields the schema keeps unknown and int-or-string
 // values are whatever they are.
-func applyTypes(v any, s *structuralschema.Structural, p *field.Path) field.ErrorList {
+func applyTypeErrors(v any, s *structuralschema.Structural, p *field.Path) field.ErrorList {
 	if v == nil || s == nil || s.XIntOrString || s.Type == "" {
 		return nil
 	}
@@ -53,14 +53,14 @@ func applyTypes(v any, s *structuralschema.Structural, p *field.Path) field.Erro
 	case map[string]any:
 		for _, k := range sortedKeys(t) {
 			if prop, ok := s.Properties[k]; ok {
-				errs = append(errs, applyTypes(t[k], &prop, p.Child(k))...)
+				errs = append(errs, applyTypeErrors(t[k], &prop, p.Child(k))...)
 			} else if s.AdditionalProperties != nil {
-				errs = append(errs, applyTypes(t[k], s.AdditionalProperties.Structural, p.Key(k))...)
+				errs = append(errs, applyTypeErrors(t[k], s.AdditionalProperties.Structural, p.Key(k))...)
 			}
 		}
 	case []any:
 		for i, x := range t {
-			errs = append(errs, applyTypes(x, s.Items, p.Index(i))...)
+			errs = append(errs, applyTypeErrors(x, s.Items, p.Index(i))...)
 		}
 	}
 	return errs
