@@ -63,6 +63,7 @@ func unknownFieldError(p string) *field.Error {
 // are charged to budget; the error is a spent budget, not a problem of
 // the object.
 func (c *customKind) validate(o *object.Object, budget *limits.Budget) (field.ErrorList, error) {
+	c.prepare()
 	u, _ := jsonValue(o.Map).(map[string]any)
 	meta, errs := c.read(u)
 	if len(errs) > 0 {
