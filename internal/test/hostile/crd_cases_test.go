@@ -83,17 +83,31 @@ func TestDefinitionCost(t *testing.T) {
 		"AliasedDefinition": {
 			class: "CustomResourceDefinitions", reason: "a 963-byte v1beta1 definition whose schema nests aliases: 125,000 schema nodes to type and convert",
 			setup:  render(map[string]string{"crd.yaml": aliasDefinition(5)}),
-			stderr: `templates/crd\.yaml: CustomResourceDefinition xs\.example\.com: CRD schema nodes exceeds the limit of 100000 nodes \(raise it with --max-crd-schema-nodes or KUDO_RENDER_MAX_CRD_SCHEMA_NODES\)`,
+			stderr: `templates/crd\.yaml: CustomResourceDefinition xs\.example\.com: CRD schema nodes exceeds the limit of 50000 nodes \(raise it with --max-crd-schema-nodes or KUDO_RENDER_MAX_CRD_SCHEMA_NODES\)`,
 			within: atOnce,
 		},
 		"DefinitionOfCRDs": {
-			class: "CustomResourceDefinitions", reason: "a 3.5 MB definition of 122,500 properties in a folder --crds names (not an object of the render)",
+			class: "CustomResourceDefinitions", reason: "a 2.5 MB definition of 62,500 properties in a folder --crds names (not an object of the render)",
 			setup: func(t *testing.T, dir string) []string {
-				write(t, dir, map[string]string{"crds/x.yaml": wideDefinition(350)})
+				write(t, dir, map[string]string{"crds/x.yaml": wideDefinition(250)})
 				return []string{"render", pkg(t, dir, map[string]string{"cm.yaml": cm}, nil), "--name", "inst", "--crds", filepath.Join(dir, "crds"), "--output-dir", "{out}"}
 			},
-			stderr: `CustomResourceDefinition ws\.example\.com: CRD schema nodes exceeds the limit of 100000 nodes \(raise it with --max-crd-schema-nodes`,
+			stderr: `CustomResourceDefinition ws\.example\.com: CRD schema nodes exceeds the limit of 50000 nodes \(raise it with --max-crd-schema-nodes`,
 			within: atOnce,
+		},
+		"DefinitionAtTheLimit": {
+			class: "CustomResourceDefinitions", reason: "a 2 MB definition of 48,622 schema nodes, just within --max-crd-schema-nodes, and a custom resource of it: rendered under 1 GiB",
+			setup:   render(map[string]string{"crd.yaml": wideDefinition(220), "w.yaml": "apiVersion: example.com/v1\nkind: Ww\nmetadata: {name: w}\nspec: {o1: {p1: a}}\n"}),
+			succeed: true,
+			check: func(t *testing.T, dir, _ string) {
+				found := false
+				for _, content := range snapshot(t, filepath.Join(dir, "out")) {
+					found = found || strings.Contains(content, "kind: Ww")
+				}
+				if !found {
+					t.Errorf("the custom resource is not in --output-dir")
+				}
+			},
 		},
 		"ManyRules": {
 			class: "CustomResourceDefinitions", reason: "a 2 MB definition of 20,000 CEL rules to compile",
