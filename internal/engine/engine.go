@@ -266,6 +266,9 @@ func RenderWith(opts Options, reqs ...Request) ([]Item, error) {
 // each object's warnings, digests and validation. Warnings and notes go
 // to found.
 func process(items []Item, objs []*object.Object, reqs []Request, opts Options, sec *secrets, found *findings) error {
+	if err := chargeDefinitions(items, opts); err != nil {
+		return err
+	}
 	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
 	defer func() { done() }()
 	if err := normalize(objs, items, opts, found); err != nil {

@@ -63,6 +63,26 @@ func convert(items []Item, opts Options, found *findings) error {
 	return nil
 }
 
+// chargeDefinitions charges the render's budget with what the
+// CustomResourceDefinitions among items cost (typing them, compiling the
+// rules their validation compiles) before anything types them (package
+// kube/validate).
+func chargeDefinitions(items []Item, opts Options) error {
+	for _, it := range items {
+		where := path.Join(it.dir, it.Meta.Template)
+		if err := validate.ChargeDefinition(it.Obj, opts.Budget, where); err != nil {
+			return err
+		}
+		if opts.NoValidate {
+			continue
+		}
+		if err := validate.ChargeDefinitionRules(it.Obj, opts.Budget, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // validateItems validates the final objects against the target
 // Kubernetes version (package kube/validate); every problem of every
 // object is returned at once.
@@ -77,9 +97,15 @@ func validateItems(items []Item, opts Options) error {
 		}
 		crds = append(slices.Clip(crds), more...)
 	}
-	val := validate.New(objs, validate.Options{CRDs: crds, Version: v.String(), Older: olderThan(v)})
+	val := validate.New(objs, validate.Options{CRDs: crds, Version: v.String(), Older: olderThan(v), Budget: opts.Budget})
+	if err := val.Err(); err != nil {
+		return err
+	}
 	found := make([][]*diag.Diagnostic, len(items))
 	par.Do(len(items), func(i int) { found[i] = val.Object(objs[i]) })
+	if err := val.Err(); err != nil {
+		return err
+	}
 	var list []*diag.Diagnostic
 	for i, ds := range found {
 		for _, d := range ds {

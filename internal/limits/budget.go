@@ -28,11 +28,16 @@ const (
 	// for n subschemas; subschema evaluations, and the bytes of the
 	// strings they read).
 	SchemaSteps
+	// CRDSchemaNodes: schema nodes of CustomResourceDefinitions typed.
+	CRDSchemaNodes
+	// CELCost: CEL work (compiling and evaluating the rules of
+	// CustomResourceDefinitions), in the API server's cost units.
+	CELCost
 	numMeters
 )
 
 // meterLimits names the limit of each meter (a Spec.Name).
-var meterLimits = [numMeters]string{"render-bytes", "render-values", "render-objects", "render-instances", "schema-steps"}
+var meterLimits = [numMeters]string{"render-bytes", "render-values", "render-objects", "render-instances", "schema-steps", "crd-schema-nodes", "cel-cost"}
 
 // Limit is the name of the meter's limit in [Table].
 func (m Meter) Limit() string { return meterLimits[m] }

@@ -76,6 +76,14 @@ type Limits struct {
 	RenderInstances int64
 	// SchemaSteps bounds the work of JSON Schema validation in one render.
 	SchemaSteps int64
+	// CRDSchemaNodes bounds the schema nodes of the
+	// CustomResourceDefinitions one render types, summed over their
+	// versions (a node of an apiextensions.k8s.io/v1beta1 definition
+	// counts four times: its conversion types it again).
+	CRDSchemaNodes int64
+	// CELCost bounds the CEL work of one render, in the API server's cost
+	// units: the rules of CustomResourceDefinitions compiled and evaluated.
+	CELCost int64
 }
 
 // Spec describes one limit.
@@ -140,6 +148,8 @@ var Table = []Spec{
 	{Name: "render-objects", Field: "RenderObjects", Unit: "objects", Default: 100_000, What: "render objects", Doc: "objects one render renders, over all its templates and instances"},
 	{Name: "render-instances", Field: "RenderInstances", Unit: "instances", Default: 2_000, What: "render instances", Doc: "instances one render renders: requests (KRM Instance items) and the KudoOperator dependencies they install, at every level"},
 	{Name: "schema-steps", Field: "SchemaSteps", Unit: "steps", Default: 100_000_000, What: "schema validation work", Doc: "steps of JSON Schema work (parameters, resources) in one render: compiling a schema of n subschemas n²/2 (once per package), validating one per subschema evaluated plus one per byte of the string it reads"},
+	{Name: "crd-schema-nodes", Field: "CRDSchemaNodes", Unit: "nodes", Default: 50_000, What: "CRD schema nodes", Doc: "schema nodes of the CustomResourceDefinitions one render reads (its own and those spec.crds names), summed over their versions, each typed, converted and compiled; a node of an apiextensions.k8s.io/v1beta1 definition counts 4 times"},
+	{Name: "cel-cost", Field: "CELCost", Unit: "units", Default: 50_000_000, What: "CEL work", Doc: "CEL work of one render in the API server's cost units (about 10 million a second): each x-kubernetes-validations expression compiled, each custom resource's rules evaluated"},
 }
 
 // Lookup returns the spec of a limit by Name or Field.
@@ -224,6 +234,10 @@ func (l *Limits) field(f string) *int64 {
 		return &l.RenderInstances
 	case "SchemaSteps":
 		return &l.SchemaSteps
+	case "CRDSchemaNodes":
+		return &l.CRDSchemaNodes
+	case "CELCost":
+		return &l.CELCost
 	}
 	panic("limits: unknown field " + f)
 }

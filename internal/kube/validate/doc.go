@@ -23,10 +23,17 @@
 //     must match their template, required fields: all are the server's
 //     rules and the server's messages.
 //
-// Custom resources are validated against the openAPIV3Schema of a
-// CustomResourceDefinition of the same render (or of Options.CRDs), with
-// the API extensions server's schema validator. Objects of other groups
-// are not validated: nothing says what their server accepts.
+// Custom resources of a CustomResourceDefinition of the same render (or
+// of Options.CRDs) are validated as the API extensions server treats a
+// create by server-side apply (custom.go): unknown fields refused, the
+// schema's defaults applied, then its strategy's validation (a DNS
+// subdomain name, labels, the OpenAPI schema, embedded resources,
+// x-kubernetes-list-type uniqueness, the x-kubernetes-validations CEL
+// rules within the server's cost limits). Definitions themselves are
+// refused for fields their type does not declare. What typing, compiling
+// and evaluating definitions costs is charged to the render's budget
+// before it is spent (crdcost.go). Objects of other groups are not
+// validated: nothing says what their server accepts.
 //
 // The registry strategies themselves are not imported (they bring the API
 // server's storage, 40 ms of process start-up); what the server does

@@ -4,8 +4,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,7 +22,12 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 // checked by their own decoder. The warnings are the values the API
 // server accepts but stores otherwise.
 func typeErrors(v any, t reflect.Type) (errs, warnings field.ErrorList) {
-	a := &cursor{segs: make([]seg, 0, 8)}
+	return typeErrorsAt(v, t, nil)
+}
+
+// typeErrorsAt is typeErrors for a value at field path base.
+func typeErrorsAt(v any, t reflect.Type, base *field.Path) (errs, warnings field.ErrorList) {
+	a := &cursor{base: base, segs: make([]seg, 0, 8)}
 	errs = typeCheck(v, t, a, nil)
 	return errs, a.warnings
 }
@@ -30,6 +37,7 @@ func typeErrors(v any, t reflect.Type) (errs, warnings field.ErrorList) {
 // it (most values have none, and a path per value was a third of what
 // checking a ConfigMap allocated). It also collects the walk's warnings.
 type cursor struct {
+	base *field.Path // where the walk began (nil: the object)
 	segs []seg
 	// warnings are the values the API server accepts but stores
 	// otherwise: integers too large for their field, which it cuts.
@@ -47,7 +55,7 @@ func (a *cursor) pop()       { a.segs = a.segs[:len(a.segs)-1] }
 
 // path is the field path of the value at the top.
 func (a *cursor) path() *field.Path {
-	var p *field.Path
+	p := a.base
 	for _, s := range a.segs {
 		switch {
 		case s.key:
@@ -319,4 +327,16 @@ func asTypeError(err error, te **json.UnmarshalTypeError) bool {
 		*te = t
 	}
 	return ok
+}
+
+// child is the path of field k below p (p may be nil, the object).
+func child(p *field.Path, k string) *field.Path {
+	if p == nil {
+		return field.NewPath(k)
+	}
+	return p.Child(k)
+}
+
+func sortedKeys(m map[string]any) []string {
+	return slices.Sorted(maps.Keys(m))
 }

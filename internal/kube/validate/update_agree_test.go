@@ -257,7 +257,7 @@ func generatedUpdates(t *testing.T) []updateCase {
 		for _, p := range leaves(base.Map, nil) {
 			for _, op := range []string{"change", "remove"} {
 				m := deepCopyMap(base.Map)
-				if !mutate(m, p, op) {
+				if !mutateAt(m, p, op) {
 					continue
 				}
 				body, err := object.New(m).Marshal()
@@ -296,9 +296,9 @@ func leaves(v any, p []string) [][]string {
 	return [][]string{p}
 }
 
-// mutate changes or removes the value at path p of m; false when there
+// mutateAt changes or removes the value at path p of m; false when there
 // is nothing to do.
-func mutate(m map[string]any, p []string, op string) bool {
+func mutateAt(m map[string]any, p []string, op string) bool {
 	var parent any = m
 	for _, k := range p[:len(p)-1] {
 		parent = child(parent, k)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/kube/kinds"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -41,6 +42,13 @@ type Options struct {
 	// ServedVersion no longer serves is still served by the target
 	// (an older Kubernetes): objects of it are validated, not refused.
 	Older func(apiVersion, kind string) bool
+	// Budget, when set, is charged with what CustomResourceDefinitions
+	// cost: the schema nodes of those of CRDs, the compilation of the CEL
+	// rules of the versions custom resources need, and the rules each
+	// custom resource evaluates (definitions among the objects the caller
+	// charges: ChargeDefinition, ChargeDefinitionRules). Once it is spent,
+	// validation stops and Err returns its error.
+	Budget *limits.Budget
 }
 
 // Validator validates the objects of one render.
@@ -52,6 +60,7 @@ type Validator struct {
 	classes renderClasses
 	// ports are the node ports the render's Services ask for.
 	ports renderPorts
+	spent spentBudget
 }
 
 // New prepares the validation of objs: the CustomResourceDefinitions
@@ -60,11 +69,7 @@ type Validator struct {
 func New(objs []*object.Object, opts Options) *Validator {
 	v := &Validator{opts: opts, custom: map[schema.GroupVersionKind]*customKind{}}
 	v.classes = renderClasses{priorities: map[string]priorityClass{}, overheads: map[string]map[string]any{}}
-	for _, o := range slices.Concat(opts.CRDs, objs) {
-		if o.Kind() == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io" {
-			v.addCRD(o)
-		}
-	}
+	v.addDefinitions(opts.CRDs, objs)
 	v.ports = renderPorts{}
 	for _, o := range objs {
 		v.classes.addClass(o)
@@ -107,7 +112,14 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 	}
 	gvk := gv.WithKind(o.Kind())
 	if c := v.custom[gvk]; c != nil {
-		return toDiags(res, c.validate(o))
+		if v.Err() != nil {
+			return nil // the budget is spent: the render stops with Err
+		}
+		errs, err := c.validate(o, v.opts.Budget)
+		if err != nil {
+			v.spent.set(err)
+		}
+		return toDiags(res, errs)
 	}
 	s := schemeFor(gv.Group)
 	if s == nil && !servedGroups[gv.Group] {
@@ -132,6 +144,7 @@ func (v *Validator) Object(o *object.Object) (found []*diag.Diagnostic) {
 		return nil
 	}
 	errs, warnings := v.validateBuiltin(s, gvk, o)
+	errs = append(errs, definitionFields(gvk, o.Map)...)
 	errs = append(errs, v.ports.taken(o)...)
 	if gvk.Group == "" && gvk.Kind == "Secret" {
 		hideSecretValues(errs)

@@ -29,6 +29,11 @@ const (
 var binary string
 
 func TestMain(m *testing.M) {
+	if b := os.Getenv("KUDO_RENDER_HOSTILE_BINARY"); b != "" {
+		// Another build (an older main, to see a new case fail on it).
+		binary = b
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "kudo-render-hostile")
 	if err != nil {
 		panic(err)
