@@ -9,8 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 

@@ -10,7 +10,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/par"
 )
 
 // kubeVersion is the target of opts, versions.Default when unset.

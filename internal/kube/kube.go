@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
 )
 
 // Options of Normalize.

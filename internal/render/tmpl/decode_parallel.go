@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"sync/atomic"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/par"
+	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
