@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/suggest"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
 // pipeKeyRE is KUDO's rule for pipe keys.

@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
 // Limits on schemas and values. Schemas come from other teams: these keep

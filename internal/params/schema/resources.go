@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 )
 
 // GroupSuffix ends the API group of every framework's resources.

@@ -14,9 +14,9 @@ import (
 
 	"github.com/Masterminds/sprig/v3"
 
+	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/suggest"
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // URL kinds accepted by [ValidateURL].

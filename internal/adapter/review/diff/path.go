@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 // Elem is one step of a field path: a map key, a list entry found by an

@@ -3,7 +3,7 @@ package lazy_test
 import (
 	"fmt"
 
-	"github.com/kudo-render/kudo-render/internal/yaml/lazy"
+	"github.com/kudo-render/kudo-render/internal/lazy"
 )
 
 var version = lazy.Regexp(`^v(\d+)$`)
