@@ -10,7 +10,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/output"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/schema"
 )
 
 func newSchema(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {

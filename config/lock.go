@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/schema"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 

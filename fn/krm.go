@@ -18,9 +18,9 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/schema"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )

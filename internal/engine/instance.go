@@ -12,10 +12,10 @@ import (
 	"github.com/kudo-render/kudo-render/internal/kube/kinds"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/plan"
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/render"
+	"github.com/kudo-render/kudo-render/internal/schema"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 

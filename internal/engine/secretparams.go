@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/schema"
 )
 
 // A parameter is secret, and its value hidden in every message (errors,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/schema"
 )
 
 // paramPos is where a parameter is defined.

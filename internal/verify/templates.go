@@ -10,8 +10,8 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
+	"github.com/kudo-render/kudo-render/internal/schema"
 )
 
 // role says how tasks use a template.

@@ -18,8 +18,8 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/params"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
 	"github.com/kudo-render/kudo-render/internal/plan"
+	"github.com/kudo-render/kudo-render/internal/schema"
 	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/visible"
 )

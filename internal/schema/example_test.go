@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/params/schema"
+	"github.com/kudo-render/kudo-render/internal/schema"
 )
 
 func ExampleValidateParams() {
