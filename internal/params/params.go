@@ -11,6 +11,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
@@ -192,7 +193,7 @@ func undefinedParams(values map[string]any, defined map[string]bool, names []str
 	}
 	slices.Sort(undefined)
 	var violations []Violation
-	var sg Suggester
+	var sg suggest.Suggester
 	for _, name := range undefined {
 		msg := "is not defined by the package"
 		if s, ok := sg.Suggest(name, names); ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
+	"github.com/kudo-render/kudo-render/internal/suggest"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
 
@@ -712,7 +713,7 @@ func validateValues(b *bundle.Bundle, doc map[string]any, c *compiled, values ma
 		return nil, &ValidationError{What: "parameter", Violations: []Violation{{Message: err.Error()}}}
 	}
 	declared := slices.Sorted(maps.Keys(mapOf(doc["properties"])))
-	var sg params.Suggester
+	var sg suggest.Suggester
 	for _, v := range found {
 		if unparsed[v.Pointer] && strings.HasPrefix(v.Message, "got string, want ") {
 			continue // said better above

@@ -66,3 +66,22 @@ func DidYouMean(name string, defined []string) string {
 	}
 	return ""
 }
+
+// MaxSuggestions is how many misspelt names of one list of problems get a
+// suggestion: each is compared with every defined name, so a list of
+// thousands of unknown names against thousands of defined ones would
+// cost their product. A typo is rarely one of thousands.
+const MaxSuggestions = 16
+
+// Suggester makes at most MaxSuggestions suggestions ([Closest]); the
+// zero value is ready to use.
+type Suggester struct{ made int }
+
+// Suggest is [Closest] while suggestions are left.
+func (s *Suggester) Suggest(name string, defined []string) (string, bool) {
+	if s.made >= MaxSuggestions {
+		return "", false
+	}
+	s.made++
+	return Closest(name, defined)
+}

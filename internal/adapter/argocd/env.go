@@ -157,7 +157,7 @@ func (s *Settings) applyEnv(env map[string]string, keys []string, b *bundle.Bund
 		known = append(known, p.Name)
 	}
 	var msgs []string
-	var sg params.Suggester
+	var sg suggest.Suggester
 	for _, k := range unknown {
 		// The user writes the name without the prefix Argo CD adds.
 		name := strings.TrimPrefix(k, "ARGOCD_ENV_")
@@ -284,7 +284,7 @@ func (s *Settings) applyParamEnv(env map[string]string, keys []string, byNorm ma
 	norms := slices.Sorted(maps.Keys(byNorm))
 	for i, k := range unknown {
 		msg := k + ": the package has no such parameter"
-		if i < params.MaxSuggestions { // each compares k with every parameter
+		if i < suggest.MaxSuggestions { // each compares k with every parameter
 			msg += paramEnvSuggestion(k, byNorm, norms)
 		}
 		msgs = append(msgs, msg)
