@@ -11,7 +11,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/activity"
 )
 
 // clusterTimeout bounds each request to a cluster when the run has no
@@ -26,7 +26,7 @@ const clusterWork = 10 * clusterTimeout
 // request ends by itself before the watchdog would (deadline, the run's
 // time less watchdogMargin), and its error names the cluster, the request
 // and the limit; while it waits it is recorded for the watchdog's message
-// all the same (limits.WaitingOn).
+// all the same (activity.WaitingOn).
 type clusterBounds struct {
 	host     string
 	deadline time.Time // zero: the run has no time limit
@@ -65,7 +65,7 @@ type clusterTransport struct {
 func (t *clusterTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	what := req.Method + " " + req.URL.Path
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
-	done := limits.WaitingOn("request " + what + " to the cluster " + t.b.host)
+	done := activity.WaitingOn("request " + what + " to the cluster " + t.b.host)
 	resp, err := t.rt.RoundTrip(req.WithContext(ctx))
 	done()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/adapter/review/diff"
@@ -149,7 +150,7 @@ func runDiff(g *gitFlags, f diffFlags, args []string, stderr io.Writer) ([]byte,
 	opts.SecretValues = append(append([]any{}, from.SecretValues...), to.SecretValues...)
 	opts.Update = validate.New(nil, validate.Options{}).Update
 	opts.Recreates = recreates(target)
-	done := limits.Doing(fmt.Sprintf("comparing %d objects with %d and validating the updates of the changed ones", len(from.Items), len(to.Items)))
+	done := activity.Doing(fmt.Sprintf("comparing %d objects with %d and validating the updates of the changed ones", len(from.Items), len(to.Items)))
 	rep, err := diff.Compare(from.Items, to.Items, opts)
 	done()
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/fn"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
 )
@@ -106,7 +107,7 @@ build --enable-alpha-plugins --enable-exec) and writes one on stdout.`,
 			g.deadline = time.Now().Add(timeout - watchdogMargin(timeout))
 			time.AfterFunc(timeout, func() {
 				// What was running, before Expire stops a folder being written.
-				msg := gaveUp(timeout, limits.Waits(), limits.Activities())
+				msg := gaveUp(timeout, activity.Waits(), activity.Running())
 				if out.Expire() {
 					fmt.Fprintln(stderr, "error: "+msg)
 					removeTemps()
@@ -134,9 +135,9 @@ func watchdogMargin(timeout time.Duration) time.Duration {
 }
 
 // gaveUp is the watchdog's message: what was running when the run was
-// given up on. Operations waiting outside the process (limits.Waits: git) come first: a
+// given up on. Operations waiting outside the process (activity.Waits: git) come first: a
 // hung server is the likeliest cause; then the activities of the process
-// (limits.Doing), the latest first.
+// (activity.Doing), the latest first.
 func gaveUp(timeout time.Duration, git, doing []string) string {
 	msg := fmt.Sprintf("gave up after %s (--timeout)", timeout)
 	if len(doing) > 4 {

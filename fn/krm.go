@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/limits"
@@ -93,7 +94,7 @@ func (f *Function) Run(in io.Reader, out io.Writer) error {
 // same bytes.
 func (f *Function) Output(in io.Reader) ([]byte, error) {
 	lim := f.limits()
-	done := limits.Doing("reading the ResourceList on stdin")
+	done := activity.Doing("reading the ResourceList on stdin")
 	data, err := io.ReadAll(io.LimitReader(in, lim.KRMInputBytes+1))
 	done()
 	if err != nil {
@@ -108,7 +109,7 @@ func (f *Function) Output(in io.Reader) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errEmptyInput
 	}
-	defer limits.Doing(fmt.Sprintf("running the KRM function on the ResourceList on stdin (%d bytes)", len(data)))()
+	defer activity.Doing(fmt.Sprintf("running the KRM function on the ResourceList on stdin (%d bytes)", len(data)))()
 	if f.path == fastPath || f.path == autoPath && veryLarge(data, lim) {
 		return f.fastOutput(data, lim)
 	}

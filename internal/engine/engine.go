@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube"
@@ -269,7 +270,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	if err := chargeDefinitions(items, opts); err != nil {
 		return err
 	}
-	done := limits.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
+	done := activity.Doing(fmt.Sprintf("typing and enhancing %d objects", len(objs)))
 	defer func() { done() }()
 	if err := normalize(objs, items, opts, found); err != nil {
 		return err
@@ -293,7 +294,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 		sec.addLookup(more)
 	}
 	done()
-	done = limits.Doing("resolving getValueFrom references")
+	done = activity.Doing("resolving getValueFrom references")
 	ro := refs.Options{FailOnSecretCopy: opts.FailOnSecretCopy, Edge: opts.Reference, SecretCopy: opts.SecretCopy, Budget: opts.Budget,
 		Warning: func(obj *object.Object, d *diag.Diagnostic) {
 			if it := itemOf(items, d.Resource); it != nil {
@@ -312,12 +313,12 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 	}
 	found.annotate(items, sec)
 	done()
-	done = limits.Doing(fmt.Sprintf("digesting %d objects", len(items)))
+	done = activity.Doing(fmt.Sprintf("digesting %d objects", len(items)))
 	if err := finish(items, reqs); err != nil {
 		return err
 	}
 	done()
-	done = limits.Doing(fmt.Sprintf("validating %d objects against the Kubernetes API", len(items)))
+	done = activity.Doing(fmt.Sprintf("validating %d objects against the Kubernetes API", len(items)))
 	if !opts.NoValidate {
 		return validateItems(items, opts)
 	}
@@ -332,7 +333,7 @@ func process(items []Item, objs []*object.Object, reqs []Request, opts Options, 
 func renderAll(reqs []Request, budget *limits.Budget) ([]Item, []*finding, []OffToggle, []any, error) {
 	results := make([]rendered, len(reqs))
 	par.Do(len(reqs), func(i int) {
-		defer limits.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
+		defer activity.Doing(fmt.Sprintf("rendering instance %q of %s", reqs[i].Instance.Name, reqs[i].Bundle.ID()))()
 		results[i] = renderRequest(reqs[i], budget)
 	})
 	var items []Item

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
@@ -76,7 +76,7 @@ func Load(ctx context.Context, loc location.Location, opts Options) (*Result, er
 }
 
 func load(ctx context.Context, loc location.Location, opts Options, chain []string, top bool) (*Result, error) {
-	done := limits.Doing("loading the package at " + loc.String())
+	done := activity.Doing("loading the package at " + loc.String())
 	b, layer, err := loadOne(ctx, loc, opts, chain)
 	done()
 	if err != nil {

@@ -69,22 +69,6 @@ func TestEveryMeterHasALimit(t *testing.T) {
 	}
 }
 
-func TestActivities(t *testing.T) {
-	outer := limits.Doing("rendering instance a")
-	inner := limits.DoingFunc(func() string { return "executing templates/cm.yaml" })
-	got := strings.Join(limits.Activities(), "; ")
-	if !strings.HasPrefix(got, "executing templates/cm.yaml; rendering instance a") {
-		t.Errorf("latest first: %q", got)
-	}
-	inner()
-	outer()
-	for _, a := range limits.Activities() {
-		if strings.Contains(a, "instance a") || strings.Contains(a, "cm.yaml") {
-			t.Errorf("a finished activity is still listed: %q", a)
-		}
-	}
-}
-
 func ExampleBudget() {
 	b := limits.NewBudget(limits.Limits{RenderBytes: 100})
 	fmt.Println(b.Charge(limits.RenderBytes, 60, "templates/a.yaml"))
@@ -92,13 +76,6 @@ func ExampleBudget() {
 	// Output:
 	// <nil>
 	// templates/b.yaml: total render output exceeds the limit of 100 bytes (raise it with --max-render-bytes or KUDO_RENDER_MAX_RENDER_BYTES)
-}
-
-func ExampleDoing() {
-	done := limits.Doing("fetching https://example.com/repo.git")
-	fmt.Println(limits.Activities()[0])
-	done()
-	// Output: fetching https://example.com/repo.git
 }
 
 func TestMeasure(t *testing.T) {

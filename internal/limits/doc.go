@@ -16,8 +16,4 @@
 // instances, schema validation steps), so that many items each just under
 // their limit are refused too: the engine makes one per render and every
 // stage that produces data charges it before it allocates.
-//
-// [Doing] records what the process is doing (a git fetch, decoding stdin,
-// a template, a reference): when the watchdog (--timeout) gives a run up,
-// its message names the activity under way ([Activities]).
 package limits

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/activity"
 )
 
 // ErrExpired is returned by a Writer whose deadline passed before output
@@ -154,7 +154,7 @@ func (w *Writer) WriteDir(dir string, files map[string][]byte) error {
 	if w.Building != nil {
 		defer w.Building()()
 	}
-	defer limits.Doing(fmt.Sprintf("writing %d files into %s", len(files), dir))()
+	defer activity.Doing(fmt.Sprintf("writing %d files into %s", len(files), dir))()
 	err := writeDir(dir, files, (*writerGuard)(w))
 	w.mu.Lock()
 	if w.state == building { // failed before the swap: nothing was written

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
@@ -79,7 +80,7 @@ func (r *Renderer) Task(s Step, t *bundle.Task) ([]Rendered, error) {
 		if err != nil {
 			return nil, r.fail(s, &PatchError{Patch: bundle.TemplatePath(name), Err: err})
 		}
-		done := limits.DoingFunc(func() string { return r.doing("applying the patch " + bundle.TemplatePath(name)) })
+		done := activity.DoingFunc(func() string { return r.doing("applying the patch " + bundle.TemplatePath(name)) })
 		objs, err = applyPatch(objs, bundle.TemplatePath(name), out.Text, target, r.opts.Budget)
 		done()
 		if err != nil {

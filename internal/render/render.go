@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
@@ -191,7 +192,7 @@ func (r *Renderer) run(path string, src []byte, vars map[string]any) (*tmpl.Outp
 	if err != nil {
 		return nil, err
 	}
-	defer limits.DoingFunc(func() string { return r.doing("executing " + path) })()
+	defer activity.DoingFunc(func() string { return r.doing("executing " + path) })()
 	return t.ExecuteWithin(vars, r.opts.Budget)
 }
 
@@ -212,7 +213,7 @@ func (r *Renderer) execute(path string, src []byte, vars map[string]any) ([]Rend
 	if err != nil {
 		return nil, err
 	}
-	done := limits.DoingFunc(func() string { return r.doing("decoding the output of " + path) })
+	done := activity.DoingFunc(func() string { return r.doing("decoding the output of " + path) })
 	docs, err := tmpl.Decode(out)
 	done()
 	if err != nil {

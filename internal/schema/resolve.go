@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/params"
 )
@@ -43,7 +44,7 @@ func ResolveParamsWithin(b *bundle.Bundle, values map[string]any, budget *limits
 	var ps *paramsSchema
 	var c *compiled
 	if hasSchema(b) {
-		defer limits.Doing("validating the parameters of " + b.ID() + " against " + ParamsSchemaFile)()
+		defer activity.Doing("validating the parameters of " + b.ID() + " against " + ParamsSchemaFile)()
 		var err error
 		if ps, err = paramsSchemas.Get(b, func(b *bundle.Bundle) (*paramsSchema, error) { return compileParams(b, budget) }); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/limits"
@@ -98,7 +99,7 @@ func ResourcesWithin(framework string, defs []*Definition, resources []map[strin
 	for _, s := range idx.schemas {
 		s.within(budget)
 	}
-	defer limits.Doing("validating the resources of " + framework + " against their definitions")()
+	defer activity.Doing("validating the resources of " + framework + " against their definitions")()
 	c := &resourceChecker{framework: framework, group: APIGroup(framework), defs: defs, idx: idx, source: source}
 	for i, obj := range resources {
 		c.checkResource(i, obj)

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -260,7 +261,7 @@ func (c *customKind) compiled(budget *limits.Budget) (*cel.Validator, error) {
 		if r.err = chargeCompile(budget, c.exprs, where); r.err != nil {
 			return
 		}
-		defer limits.Doing(where)()
+		defer activity.Doing(where)()
 		r.v = cel.NewValidator(c.structural, true, celconfig.PerCallLimit)
 	})
 	return r.v, r.err

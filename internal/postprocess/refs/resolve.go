@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -587,7 +588,7 @@ func (r *resolver) resolveRef(x *ref) error {
 	r.stack = append(r.stack, x)
 	// only what does not change while references resolve: the watchdog
 	// calls it on another goroutine
-	done := limits.DoingFunc(func() string {
+	done := activity.DoingFunc(func() string {
 		return "resolving the getValueFrom reference at " + pathString(x.path) + " of " + x.doc.label
 	})
 	err := r.compute(x)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 
 	"github.com/go-git/go-git/v5"
@@ -459,7 +460,7 @@ func (f *gitFetcher) ensure(ctx context.Context, t *target, res *Resolved) (*met
 	if err != nil {
 		return nil, err
 	}
-	defer limits.WaitingOn("git checkout of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the cache")()
+	defer activity.WaitingOn("git checkout of " + t.ep.scrubbed + "@" + short(res.Commit) + " into the cache")()
 	return f.cache.install(t.ep, res.Commit, func(dir string) (*meta, error) {
 		return writeCommit(st, plumbing.NewHash(res.Commit), dir, t.ep.scrubbed)
 	})
@@ -592,7 +593,7 @@ func (f *gitFetcher) slow(t *target, op, what string) func() {
 	timer := time.AfterFunc(ProgressAfter, func() {
 		f.opts.Progress(fmt.Sprintf("fetching %s (%s)...", url, what))
 	})
-	done := limits.WaitingOn(op + " of " + url + " (" + what + ")")
+	done := activity.WaitingOn(op + " of " + url + " (" + what + ")")
 	return func() {
 		timer.Stop()
 		done()

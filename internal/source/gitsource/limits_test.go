@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
@@ -276,7 +277,7 @@ func TestRunning(t *testing.T) {
 		go func() {
 			defer close(done)
 			for range 100 {
-				if r := limits.Waits(); len(r) > 0 {
+				if r := activity.Waits(); len(r) > 0 {
 					seen = r
 					return
 				}
@@ -288,10 +289,10 @@ func TestRunning(t *testing.T) {
 		}
 		<-done
 		if len(seen) != 1 || seen[0] != tc.want {
-			t.Errorf("limits.Waits() = %q, want %q", seen, tc.want)
+			t.Errorf("activity.Waits() = %q, want %q", seen, tc.want)
 		}
-		if r := limits.Waits(); len(r) != 0 {
-			t.Errorf("after the operation: limits.Waits() = %q", r)
+		if r := activity.Waits(); len(r) != 0 {
+			t.Errorf("after the operation: activity.Waits() = %q", r)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"oras.land/oras-go/v2/registry"
 
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
@@ -71,7 +72,7 @@ func (s *Source) Push(ctx context.Context, dir, target string, o PushOptions) (o
 func (s *Source) PushArtifact(ctx context.Context, r Repo, tag string, blobs []Blob, manifest Blob) error {
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
-	defer limits.WaitingOn("OCI push of " + r.String() + ":" + tag)()
+	defer activity.WaitingOn("OCI push of " + r.String() + ":" + tag)()
 	repo := s.repository(r)
 	for _, b := range blobs {
 		if ok, err := repo.Exists(ctx, b.Desc); err == nil && ok {

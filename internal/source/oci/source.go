@@ -18,6 +18,7 @@ import (
 	"oras.land/oras-go/v2/registry/remote/auth"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
@@ -222,7 +223,7 @@ func (s *Source) resolveTag(ctx context.Context, r Repo, tag string) (digest.Dig
 		s.opts.Warn(fmt.Sprintf("offline: tag %s of %s resolved to %s as of %s; it may have moved since (pin it with kudo-render lock)", tag, r, rec.Digest, rec.Resolved.Format("2006-01-02 15:04:05 UTC")))
 		return digest.Digest(rec.Digest), nil
 	}
-	defer limits.WaitingOn("OCI resolution of " + r.String() + ":" + tag)()
+	defer activity.WaitingOn("OCI resolution of " + r.String() + ":" + tag)()
 	desc, err := s.repository(r).Resolve(ctx, tag)
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot resolve tag %s: %w", r, tag, err)
@@ -243,7 +244,7 @@ func (s *Source) Contains(ctx context.Context, src bundle.Source, pin string) (b
 	}
 	ctx, cancel := s.bounded(ctx)
 	defer cancel()
-	defer limits.WaitingOn("OCI check of " + r.String() + "@" + pin)()
+	defer activity.WaitingOn("OCI check of " + r.String() + "@" + pin)()
 	_, err = s.repository(r).Resolve(ctx, pin)
 	if errors.Is(err, errdef.ErrNotFound) {
 		return false, nil
@@ -290,7 +291,7 @@ func (s *Source) Open(ctx context.Context, src bundle.Source) (*location.Opened,
 			return nil, fmt.Errorf("%s@%s: %w (offline; the cache is %s)", r, d, ErrNotCached, s.cache.dir)
 		}
 		pulled := r.String() + "@" + d.String()
-		done := limits.WaitingOn("OCI pull of " + pulled)
+		done := activity.WaitingOn("OCI pull of " + pulled)
 		tree, err = s.cache.put(ctx, d, pulled, func(dir string) (meta, error) { return s.pull(ctx, r, d, dir) })
 		done()
 		if err != nil {

@@ -1,4 +1,4 @@
-package limits
+package activity
 
 import (
 	"slices"
@@ -26,11 +26,11 @@ type activity struct {
 // ResourceList on stdin", "rendering templates/cm.yaml") until done is
 // called:
 //
-//	done := limits.Doing("fetching " + url)
+//	done := activity.Doing("fetching " + url)
 //	defer done()
 //
 // Activities may nest and run on several goroutines at once; the watchdog
-// names the latest one still running, then the others ([Activities]).
+// names the latest one still running, then the others ([Running]).
 func Doing(what string) (done func()) {
 	return DoingFunc(func() string { return what })
 }
@@ -65,9 +65,9 @@ func record(a activity) (done func()) {
 	}
 }
 
-// Activities returns the activities under way (Doing, DoingFunc), latest
+// Running returns the activities under way (Doing, DoingFunc), latest
 // first.
-func Activities() []string {
+func Running() []string {
 	out := list(false)
 	slices.Reverse(out)
 	return out
