@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kudo-render/kudo-render/internal/extend"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/output"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/verify"
@@ -44,9 +44,9 @@ status is 1 when there is an error (warnings alone pass).`,
 			if err != nil {
 				return err
 			}
-			var kv versions.Version // zero: the default
+			var kv kubeversion.Version // zero: the default
 			if kubeVersion != "" {
-				if kv, err = versions.Parse(kubeVersion); err != nil {
+				if kv, err = kubeversion.Parse(kubeVersion); err != nil {
 					return fmt.Errorf("--kube-version: %w", err)
 				}
 			}

@@ -20,7 +20,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/extend"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/render"
@@ -355,7 +355,7 @@ func (c *Config) validate(p *strictyaml.Problems) {
 		p.Add(c.File, strictyaml.LineOf(c.root, "spec", "target"), "spec.target", "%v", err)
 	}
 	if kv := c.Spec.KubeVersion; kv != "" {
-		if _, err := versions.Parse(kv); err != nil {
+		if _, err := kubeversion.Parse(kv); err != nil {
 			p.Add(c.File, strictyaml.LineOf(c.root, "spec", "kubeVersion"), "spec.kubeVersion", "%v", err)
 		}
 	}
@@ -440,7 +440,7 @@ func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, erro
 // kubeVersion is spec.kubeVersion as "1.34", "" when unset or the
 // default.
 func (c *Config) kubeVersion() string {
-	if v, err := versions.Parse(c.Spec.KubeVersion); err == nil && c.Spec.KubeVersion != "" && v != versions.Default {
+	if v, err := kubeversion.Parse(c.Spec.KubeVersion); err == nil && c.Spec.KubeVersion != "" && v != kubeversion.Default {
 		return v.String()
 	}
 	return ""
@@ -635,7 +635,7 @@ func (c *Config) ApplyArgoCD(s *argocd.Settings) {
 	case c.Spec.KubeVersion == "" && s.ClusterVersion != "":
 		// The destination cluster's version, when this build knows it
 		// (a newer cluster gets the newest version kudo-render knows).
-		if _, err := versions.Parse(s.ClusterVersion); err == nil {
+		if _, err := kubeversion.Parse(s.ClusterVersion); err == nil {
 			c.Spec.KubeVersion = s.ClusterVersion
 		}
 	}

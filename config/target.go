@@ -7,7 +7,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 )
 
 // Target is the kind of output a config asks for.
@@ -67,7 +67,7 @@ func (c *Config) Target() Target {
 // EngineOptions are the render-wide options of the config: its Secret
 // copy policy and its target's decorations; warnings go to warn.
 func (c *Config) EngineOptions(warn func(string)) engine.Options {
-	kv, _ := versions.Parse(c.Spec.KubeVersion) // checked by Check; "" is the default
+	kv, _ := kubeversion.Parse(c.Spec.KubeVersion) // checked by Check; "" is the default
 	opts := engine.Options{FailOnSecretCopy: c.Spec.FailOnSecretCopy, Strict: c.Spec.Strict, Warn: warn, Decorate: c.Target().Decorator(), KubeVersion: kv}
 	if len(c.Spec.CRDs) > 0 {
 		opts.LoadCRDs = c.CRDs

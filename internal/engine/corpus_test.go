@@ -15,7 +15,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/plan"
 	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/test/kudotest"
@@ -30,7 +30,7 @@ func renderCorpus(t testing.TB, dir string, params map[string]any) []*object.Obj
 }
 
 func renderCorpusItems(t testing.TB, dir string, params map[string]any) []engine.Item {
-	return renderCorpusFor(t, dir, params, versions.Default)
+	return renderCorpusFor(t, dir, params, kubeversion.Default)
 }
 
 // renderCorpusEra renders a corpus package for the Kubernetes version its
@@ -42,14 +42,14 @@ func renderCorpusEra(t testing.TB, dir string) []*object.Object {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := versions.Parse(b.KubernetesVersion)
+	v, err := kubeversion.Parse(b.KubernetesVersion)
 	if err != nil {
 		t.Fatalf("operator.yaml kubernetesVersion: %v", err)
 	}
 	return engine.Objects(renderCorpusFor(t, dir, nil, v))
 }
 
-func renderCorpusFor(t testing.TB, dir string, params map[string]any, v versions.Version) []engine.Item {
+func renderCorpusFor(t testing.TB, dir string, params map[string]any, v kubeversion.Version) []engine.Item {
 	t.Helper()
 	b, err := bundle.LoadDir(dir)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/par"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
@@ -178,10 +178,10 @@ type Options struct {
 	// render, in output order of the requests.
 	ToggledOff func(OffToggle)
 	// KubeVersion is the Kubernetes version the render targets; zero is
-	// versions.Default. Objects of API versions it no longer serves are
+	// kubeversion.Default. Objects of API versions it no longer serves are
 	// converted to their successors, and every object is validated
 	// against its API (see docs/kubernetes-versions.md).
-	KubeVersion versions.Version
+	KubeVersion kubeversion.Version
 	// CRDs are CustomResourceDefinitions that are not objects of the
 	// render: custom resources of their kinds are validated against their
 	// schemas.

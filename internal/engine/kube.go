@@ -7,15 +7,16 @@ import (
 	"slices"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/par"
 )
 
-// kubeVersion is the target of opts, versions.Default when unset.
-func kubeVersion(opts Options) versions.Version {
-	if opts.KubeVersion == (versions.Version{}) {
-		return versions.Default
+// kubeVersion is the target of opts, kubeversion.Default when unset.
+func kubeVersion(opts Options) kubeversion.Version {
+	if opts.KubeVersion == (kubeversion.Version{}) {
+		return kubeversion.Default
 	}
 	return opts.KubeVersion
 }
@@ -129,8 +130,8 @@ func validateItems(items []Item, opts Options) error {
 
 // olderThan reports, for target v, whether an API version removed from
 // Kubernetes before today's is still served by v.
-func olderThan(v versions.Version) func(apiVersion, kind string) bool {
-	if v == versions.Default {
+func olderThan(v kubeversion.Version) func(apiVersion, kind string) bool {
+	if v == kubeversion.Default {
 		return nil
 	}
 	return func(apiVersion, kind string) bool { return versions.StillServed(apiVersion, kind, v) }

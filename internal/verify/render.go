@@ -8,7 +8,7 @@ import (
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/kube/versions"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/render"
 )
 
@@ -24,7 +24,7 @@ type Options struct {
 	Strict bool
 	// KubeVersion is the Kubernetes version the plans are rendered for
 	// (zero: the default), as render's --kube-version.
-	KubeVersion versions.Version
+	KubeVersion kubeversion.Version
 }
 
 // Package runs every check of [Bundle], reports what KUDO tolerated

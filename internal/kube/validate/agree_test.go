@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
@@ -85,7 +86,7 @@ func TestConvertedObjectsAreAccepted(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := object.New(docs[0].Map)
-		note, err := versions.Convert(o, versions.Default)
+		note, err := versions.Convert(o, kubeversion.Default)
 		if err != nil || note == nil || note.Severity != diag.SeverityInfo {
 			t.Fatalf("conversion: note %v, error %v", note, err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/test/kubetest"
@@ -140,7 +141,7 @@ func exampleDefinitions(t *testing.T) []*definition {
 			if o.Kind() != "CustomResourceDefinition" {
 				continue
 			}
-			if _, err := versions.Convert(o, versions.Default); err != nil {
+			if _, err := versions.Convert(o, kubeversion.Default); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
 			def := &definition{name: f + ": " + o.Name(), crd: crJSONMap(t, o.Map)}

@@ -3,6 +3,7 @@ package versions
 import (
 	"testing"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -28,7 +29,7 @@ func BenchmarkConvert(b *testing.B) {
 		}
 		b.Run(in["apiVersion"].(string)+"/"+in["kind"].(string), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Convert(object.New(deepCopyMap(in)), Default); err != nil {
+				if _, err := Convert(object.New(deepCopyMap(in)), kubeversion.Default); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -37,7 +38,7 @@ func BenchmarkConvert(b *testing.B) {
 	b.Run("untouched apps/v1 Deployment", func(b *testing.B) {
 		o := obj(b, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n")
 		for b.Loop() {
-			Convert(o, Default)
+			Convert(o, kubeversion.Default)
 		}
 	})
 }

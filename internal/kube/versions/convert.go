@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -22,7 +23,7 @@ import (
 //
 // o should be typed already (package kube): a converted object's Bool11 is
 // cleared, since its paths name the old version's fields.
-func Convert(o *object.Object, target Version) (*diag.Diagnostic, error) {
+func Convert(o *object.Object, target kubeversion.Version) (*diag.Diagnostic, error) {
 	r := lookup(o.APIVersion(), o.Kind())
 	if r == nil || r.Removed.Compare(target) > 0 {
 		return nil, nil
@@ -62,7 +63,7 @@ func Convert(o *object.Object, target Version) (*diag.Diagnostic, error) {
 }
 
 // noSuccessor says what replaces a kind the target serves no successor of.
-func (r *row) noSuccessor(target Version) *refusal {
+func (r *row) noSuccessor(target kubeversion.Version) *refusal {
 	msg := "nothing replaces it"
 	if len(r.Successors) > 0 {
 		var names []string

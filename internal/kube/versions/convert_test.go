@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 )
 
 // convertCases are objects as KUDO packages wrote them, each with what
@@ -16,7 +17,7 @@ import (
 // (both empty: untouched). Messages are compared whole.
 var convertCases = []struct {
 	reason string
-	target Version // Default when zero
+	target kubeversion.Version // Default when zero
 	in     string
 	want   string // the converted object
 	msg    string // the info diagnostic of a conversion
@@ -68,7 +69,7 @@ spec:
 	},
 	{
 		reason: "a version that still serves policy/v1beta1 keeps it as written",
-		target: Version{1, 24},
+		target: kubeversion.Version{Major: 1, Minor: 24},
 		in: `
 apiVersion: policy/v1beta1
 kind: PodDisruptionBudget
@@ -80,7 +81,7 @@ spec:
 	},
 	{
 		reason: "KUDO's target keeps policy/v1beta1",
-		target: Version{1, 16},
+		target: kubeversion.Version{Major: 1, Minor: 16},
 		in: `
 apiVersion: policy/v1beta1
 kind: PodDisruptionBudget
@@ -1319,7 +1320,7 @@ spec:
 	},
 	{
 		reason: "extensions/v1beta1 PodSecurityPolicy becomes policy/v1beta1 while that is served",
-		target: Version{1, 20},
+		target: kubeversion.Version{Major: 1, Minor: 20},
 		in: `
 apiVersion: extensions/v1beta1
 kind: PodSecurityPolicy
@@ -1351,7 +1352,7 @@ spec:
 	},
 	{
 		reason: "extensions/v1beta1 PodSecurityPolicy once policy/v1beta1 is gone too",
-		target: Version{1, 25},
+		target: kubeversion.Version{Major: 1, Minor: 25},
 		in: `
 apiVersion: extensions/v1beta1
 kind: PodSecurityPolicy
@@ -1450,7 +1451,7 @@ webhooks:
 	},
 	{
 		reason: "flowcontrol v1beta1 becomes v1beta3 where v1 is not served yet",
-		target: Version{1, 26},
+		target: kubeversion.Version{Major: 1, Minor: 26},
 		in: `
 apiVersion: flowcontrol.apiserver.k8s.io/v1beta1
 kind: PriorityLevelConfiguration
@@ -1686,8 +1687,8 @@ func TestConvert(t *testing.T) {
 	for _, tc := range convertCases {
 		t.Run(tc.reason, func(t *testing.T) {
 			target := tc.target
-			if target == (Version{}) {
-				target = Default
+			if target == (kubeversion.Version{}) {
+				target = kubeversion.Default
 			}
 			o := obj(t, tc.in)
 			in := deepCopyMap(o.Map)
@@ -1750,8 +1751,8 @@ func TestConvertConcurrently(t *testing.T) {
 		for _, tc := range convertCases {
 			wg.Go(func() {
 				target := tc.target
-				if target == (Version{}) {
-					target = Default
+				if target == (kubeversion.Version{}) {
+					target = kubeversion.Default
 				}
 				o := obj(t, tc.in)
 				d, err := Convert(o, target)

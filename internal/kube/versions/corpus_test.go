@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/test/testcorpus"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -30,10 +31,10 @@ func TestCorpus(t *testing.T) {
 		for i, m := range readStream(t, f) {
 			in := deepCopyMap(m)
 			o := object.New(m)
-			if d, err := Convert(o, Version{1, 16}); d != nil || err != nil || !reflect.DeepEqual(o.Map, in) {
+			if d, err := Convert(o, kubeversion.Version{Major: 1, Minor: 16}); d != nil || err != nil || !reflect.DeepEqual(o.Map, in) {
 				t.Errorf("%s #%d, for 1.16: %v, %v", filepath.Base(f), i, d, err)
 			}
-			d, err := Convert(o, Default)
+			d, err := Convert(o, kubeversion.Default)
 			if err != nil {
 				t.Errorf("%s #%d: %v", filepath.Base(f), i, err)
 				continue
@@ -42,7 +43,7 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 			converted++
-			checkOutput(t, o, Default)
+			checkOutput(t, o, kubeversion.Default)
 			o.Map["apiVersion"] = in["apiVersion"]
 			if diff := cmpMaps(in, o.Map); diff != "" {
 				t.Errorf("%s #%d: %s differs beyond its API version:\n%s", filepath.Base(f), i, o.Kind(), diff)

@@ -3,6 +3,7 @@ package versions_test
 import (
 	"fmt"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -22,7 +23,7 @@ func ExampleConvert() {
 		})
 	}
 
-	target, err := versions.Parse("v1.37.1")
+	target, err := kubeversion.Parse("v1.37.1")
 	if err != nil {
 		panic(err)
 	}
@@ -37,7 +38,7 @@ func ExampleConvert() {
 
 	// 1.24 still serves policy/v1beta1: the object stays as written.
 	o = pdb()
-	note, err = versions.Convert(o, versions.Version{Major: 1, Minor: 24})
+	note, err = versions.Convert(o, kubeversion.Version{Major: 1, Minor: 24})
 	fmt.Println(note, err, o.APIVersion())
 
 	// Output:
@@ -63,7 +64,7 @@ func ExampleConvert_refusal() {
 		"kind":       "PodSecurityPolicy",
 		"metadata":   map[string]any{"name": "restricted"},
 	})
-	_, err := versions.Convert(psp, versions.Default)
+	_, err := versions.Convert(psp, kubeversion.Default)
 	fmt.Println(err)
 	// Output:
 	// PodSecurityPolicy restricted: policy/v1beta1 PodSecurityPolicy is removed in Kubernetes 1.25 (target 1.37), and nothing replaces it: use Pod Security Admission (the namespace labels pod-security.kubernetes.io/enforce, audit and warn) or a policy engine (Kyverno, Gatekeeper) instead, and remove the PodSecurityPolicy (or render for a Kubernetes version older than 1.25, which serves policy/v1beta1)
@@ -72,7 +73,7 @@ func ExampleConvert_refusal() {
 // The table, as docs/kubernetes-versions.md shows it.
 func ExampleTable() {
 	for _, r := range versions.Table() {
-		if r.Removed == (versions.Version{Major: 1, Minor: 25}) {
+		if r.Removed == (kubeversion.Version{Major: 1, Minor: 25}) {
 			fmt.Println(r.APIVersion, r.Kind, r.Successors)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -33,7 +34,7 @@ func FuzzConvert(f *testing.F) {
 		if !ok {
 			return
 		}
-		target := Version{1, int(Oldest.Minor) + int(minor)%(Default.Minor-Oldest.Minor+1)}
+		target := kubeversion.Version{Major: 1, Minor: int(kubeversion.Oldest.Minor) + int(minor)%(kubeversion.Default.Minor-kubeversion.Oldest.Minor+1)}
 		in := deepCopyMap(m)
 		o := object.New(m)
 		d, err := Convert(o, target)

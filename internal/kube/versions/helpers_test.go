@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -52,7 +53,7 @@ func marshal(t testing.TB, o *object.Object) string {
 
 // checkOutput checks what every converted object must be: plain values
 // only, nothing left to convert, readable strictly as its new API version.
-func checkOutput(t testing.TB, o *object.Object, target Version) {
+func checkOutput(t testing.TB, o *object.Object, target kubeversion.Version) {
 	t.Helper()
 	if o.Bool11 != nil {
 		t.Errorf("Bool11 = %v; want nil", o.Bool11)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 )
 
 // Removal is an API version of a kind that Kubernetes stopped serving.
@@ -13,7 +15,7 @@ type Removal struct {
 	// Deployment.
 	APIVersion, Kind string
 	// Removed is the first Kubernetes version that does not serve it.
-	Removed Version
+	Removed kubeversion.Version
 	// Successors are the API versions of the same kind that replace it,
 	// in the order Convert prefers them: Convert uses the first one the
 	// target version serves. Empty when nothing replaces the kind.
@@ -30,7 +32,7 @@ type Removal struct {
 type Successor struct {
 	APIVersion string
 	// Since is the first Kubernetes version that serves it.
-	Since Version
+	Since kubeversion.Version
 }
 
 // how says which code converts a row.
@@ -60,7 +62,7 @@ type row struct {
 	before func(m map[string]any) (map[string]any, []string)
 }
 
-func v(minor int) Version { return Version{1, minor} }
+func v(minor int) kubeversion.Version { return kubeversion.Version{Major: 1, Minor: minor} }
 
 // since builds a list of successors: apiVersion, minor, apiVersion, minor...
 func since(pairs ...any) []Successor {
@@ -209,7 +211,7 @@ var rows = sync.OnceValue(func() map[rowKey]*row {
 // StillServed reports whether target still serves apiVersion and kind,
 // an API version the table says a later Kubernetes removed: false for
 // versions the table does not list.
-func StillServed(apiVersion, kind string, target Version) bool {
+func StillServed(apiVersion, kind string, target kubeversion.Version) bool {
 	r := lookup(apiVersion, kind)
 	return r != nil && target.Compare(r.Removed) < 0
 }
@@ -219,7 +221,7 @@ func lookup(apiVersion, kind string) *row { return rows()[rowKey{apiVersion, kin
 
 // successor is the API version that replaces r at target, or "" when the
 // target serves none.
-func (r *row) successor(target Version) string {
+func (r *row) successor(target kubeversion.Version) string {
 	for _, s := range r.Successors {
 		if s.Since.Compare(target) > 0 {
 			continue

@@ -15,6 +15,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -33,7 +34,7 @@ func TestTableSortedAndUnique(t *testing.T) {
 				t.Errorf("%s %s comes before %s", p.APIVersion, p.Kind, key)
 			}
 		}
-		if r.Removed.Compare(Default) > 0 {
+		if r.Removed.Compare(kubeversion.Default) > 0 {
 			t.Errorf("%s: removed in %s, after Default", key, r.Removed)
 		}
 		if len(r.Successors) == 0 && r.Instead == "" {
@@ -79,12 +80,12 @@ func TestTableMatchesKubernetes(t *testing.T) {
 		if !ok || strings.HasSuffix(gvk.Kind, "List") || strings.Contains(gvk.Version, "alpha") || notManifests[key] {
 			continue
 		}
-		removed := Version{}
+		removed := kubeversion.Version{}
 		removed.Major, removed.Minor = lc.APILifecycleRemoved()
 		r := lookup(gvk.GroupVersion().String(), gvk.Kind)
-		if removed.Compare(Default) > 0 {
+		if removed.Compare(kubeversion.Default) > 0 {
 			if r != nil {
-				t.Errorf("%s: in the table, but Kubernetes %s still serves it (removed in %s)", key, Default, removed)
+				t.Errorf("%s: in the table, but Kubernetes %s still serves it (removed in %s)", key, kubeversion.Default, removed)
 			}
 			continue
 		}
@@ -113,16 +114,16 @@ func TestTableMatchesKubernetes(t *testing.T) {
 func TestSuccessor(t *testing.T) {
 	for _, tc := range []struct {
 		reason, apiVersion, kind string
-		target                   Version
+		target                   kubeversion.Version
 		want                     string
 	}{
-		{"the only successor", "policy/v1beta1", "PodDisruptionBudget", Default, "policy/v1"},
-		{"v1 is not served yet by 1.26: the newest beta", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", Version{1, 26}, "flowcontrol.apiserver.k8s.io/v1beta3"},
-		{"v1 is served by 1.29", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", Version{1, 29}, "flowcontrol.apiserver.k8s.io/v1"},
-		{"v1beta3 is gone by 1.32", "flowcontrol.apiserver.k8s.io/v1beta2", "PriorityLevelConfiguration", Default, "flowcontrol.apiserver.k8s.io/v1"},
-		{"a successor that is itself removed later", "extensions/v1beta1", "PodSecurityPolicy", Version{1, 20}, "policy/v1beta1"},
-		{"... and once it is removed too", "extensions/v1beta1", "PodSecurityPolicy", Version{1, 25}, ""},
-		{"nothing replaces it", "policy/v1beta1", "PodSecurityPolicy", Default, ""},
+		{"the only successor", "policy/v1beta1", "PodDisruptionBudget", kubeversion.Default, "policy/v1"},
+		{"v1 is not served yet by 1.26: the newest beta", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", kubeversion.Version{Major: 1, Minor: 26}, "flowcontrol.apiserver.k8s.io/v1beta3"},
+		{"v1 is served by 1.29", "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema", kubeversion.Version{Major: 1, Minor: 29}, "flowcontrol.apiserver.k8s.io/v1"},
+		{"v1beta3 is gone by 1.32", "flowcontrol.apiserver.k8s.io/v1beta2", "PriorityLevelConfiguration", kubeversion.Default, "flowcontrol.apiserver.k8s.io/v1"},
+		{"a successor that is itself removed later", "extensions/v1beta1", "PodSecurityPolicy", kubeversion.Version{Major: 1, Minor: 20}, "policy/v1beta1"},
+		{"... and once it is removed too", "extensions/v1beta1", "PodSecurityPolicy", kubeversion.Version{Major: 1, Minor: 25}, ""},
+		{"nothing replaces it", "policy/v1beta1", "PodSecurityPolicy", kubeversion.Default, ""},
 	} {
 		r := lookup(tc.apiVersion, tc.kind)
 		if r == nil {
@@ -142,23 +143,23 @@ func TestEveryRow(t *testing.T) {
 	for _, r := range Table() {
 		in := map[string]any{"apiVersion": r.APIVersion, "kind": r.Kind, "metadata": map[string]any{"name": "x"}}
 		o := object.New(deepCopyMap(in))
-		before := Version{1, r.Removed.Minor - 1}
+		before := kubeversion.Version{Major: 1, Minor: r.Removed.Minor - 1}
 		if d, err := Convert(o, before); d != nil || err != nil || !reflect.DeepEqual(o.Map, in) {
 			t.Errorf("%s %s at %s: %v, %v, %v; want it untouched", r.APIVersion, r.Kind, before, d, err, o.Map)
 		}
-		d, err := Convert(o, Default)
+		d, err := Convert(o, kubeversion.Default)
 		var dd *diag.Diagnostic
 		switch {
 		case err != nil && !errors.As(err, &dd):
 			t.Errorf("%s %s: %v", r.APIVersion, r.Kind, err)
 		case err != nil:
-			if dd.Severity != diag.SeverityError || dd.Resource == nil || !strings.HasPrefix(dd.Msg, fmt.Sprintf("%s %s is removed in Kubernetes %s (target %s), and ", r.APIVersion, r.Kind, r.Removed, Default)) {
+			if dd.Severity != diag.SeverityError || dd.Resource == nil || !strings.HasPrefix(dd.Msg, fmt.Sprintf("%s %s is removed in Kubernetes %s (target %s), and ", r.APIVersion, r.Kind, r.Removed, kubeversion.Default)) {
 				t.Errorf("%s %s: refused with %#v", r.APIVersion, r.Kind, dd)
 			}
 			if !reflect.DeepEqual(o.Map, in) {
 				t.Errorf("%s %s: refused, but changed to %v", r.APIVersion, r.Kind, o.Map)
 			}
-		case d == nil || d.Severity != diag.SeverityInfo || o.APIVersion() != lookup(r.APIVersion, r.Kind).successor(Default):
+		case d == nil || d.Severity != diag.SeverityInfo || o.APIVersion() != lookup(r.APIVersion, r.Kind).successor(kubeversion.Default):
 			t.Errorf("%s %s: %v, %v", r.APIVersion, r.Kind, d, o.Map)
 		}
 	}
@@ -203,12 +204,12 @@ func docTable() string {
 func TestStillServed(t *testing.T) {
 	cases := []struct {
 		reason, apiVersion, kind string
-		target                   Version
+		target                   kubeversion.Version
 		want                     bool
 	}{
-		{"policy/v1beta1 PDBs are served until 1.24", "policy/v1beta1", "PodDisruptionBudget", Version{1, 24}, true},
-		{"and removed in 1.25", "policy/v1beta1", "PodDisruptionBudget", Version{1, 25}, false},
-		{"a version the table does not list", "v1", "ConfigMap", Version{1, 16}, false},
+		{"policy/v1beta1 PDBs are served until 1.24", "policy/v1beta1", "PodDisruptionBudget", kubeversion.Version{Major: 1, Minor: 24}, true},
+		{"and removed in 1.25", "policy/v1beta1", "PodDisruptionBudget", kubeversion.Version{Major: 1, Minor: 25}, false},
+		{"a version the table does not list", "v1", "ConfigMap", kubeversion.Version{Major: 1, Minor: 16}, false},
 	}
 	for _, c := range cases {
 		if got := StillServed(c.apiVersion, c.kind, c.target); got != c.want {

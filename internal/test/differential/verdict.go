@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kudo-render/kudo-render/internal/kube"
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/validate"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
@@ -35,7 +36,7 @@ func Ours(stream []byte) (emit []map[string]any, refusal string) {
 	}
 	emit = make([]map[string]any, len(objs))
 	for i, o := range objs {
-		if _, err := versions.Convert(o, versions.Default); err != nil {
+		if _, err := versions.Convert(o, kubeversion.Default); err != nil {
 			return nil, err.Error()
 		}
 		emit[i] = o.Map

@@ -10,6 +10,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/kube/versions"
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -86,7 +87,7 @@ func Reference(t testing.TB, file, pkgDir string) []map[string]any {
 	}
 	var out []map[string]any
 	for _, o := range objs {
-		if _, err := versions.Convert(o, versions.Default); err != nil {
+		if _, err := versions.Convert(o, kubeversion.Default); err != nil {
 			t.Fatalf("%s: %s: %v", file, o.Key(), err)
 		}
 		out = append(out, o.Map)
