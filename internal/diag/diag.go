@@ -208,6 +208,14 @@ type Carrier interface {
 	Diagnostics() []*Diagnostic
 }
 
+// Placed is implemented by a problem of the public FunctionConfig API
+// (config.Problem), which gives its place in plain values so that a
+// program outside this module can read and build it: From makes a
+// Diagnostic of it.
+type Placed interface {
+	Place() (file string, line, column int, field, msg string)
+}
+
 // From returns the diagnostics of err, one per problem. It walks err's
 // tree as errors.As does (Unwrap() error and Unwrap() []error):
 //
@@ -215,7 +223,7 @@ type Carrier interface {
 //     context it adds);
 //   - a [Diagnostic] gives itself, with the context that plain wrappers
 //     around it add ("cannot resolve references: ...") put before its
-//     message;
+//     message; so does a [Placed] problem;
 //   - each branch of a joined error (errors.Join, an error with
 //     Unwrap() []error) gives its own, a branch without any one holding
 //     its message;
@@ -244,6 +252,9 @@ func collect(err error) (ds []*Diagnostic, bare bool) {
 		}
 	case *Diagnostic:
 		return []*Diagnostic{e}, true
+	case Placed:
+		file, line, column, field, msg := e.Place()
+		return []*Diagnostic{{File: file, Line: line, Column: column, Field: field, Msg: msg}}, true
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
