@@ -17,7 +17,7 @@ TESTENV := CGO_ENABLED=0 GOFLAGS="-trimpath $(GOFLAGS)"
 
 # Packages that run work on several goroutines: make test runs their tests
 # under the race detector too.
-RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/par/... ./fn/... ./config/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
+RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/par/... ./fn/... ./internal/runner/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
 .PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets differential
 

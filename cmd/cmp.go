@@ -17,6 +17,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -58,12 +59,13 @@ fails on it). Only a FunctionConfig or package that cannot be read fails
 this command.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			cfg, res, err := cmpLoad(g, file, stderr)
+			r, res, err := cmpLoad(g, file, stderr)
 			if err != nil {
 				return err
 			}
+			cfg := r.Config()
 			settings, envErr := argocd.FromEnv(os.Environ(), res.Bundle)
-			cfg.ApplyArgoCD(settings)
+			settings.Apply(cfg)
 			values, valuesErr := cfg.Values()
 			ann, resolveErr := argocd.AnnounceValues(res.Bundle, values)
 			resolveErr = engine.HideSecretParams(res.Bundle, values, resolveErr) // the panel is Argo CD's UI
@@ -85,18 +87,19 @@ this command.`,
 
 // cmpGenerate is cmp generate: the application's manifests on stdout.
 func cmpGenerate(g *gitFlags, file string, out *output.Writer, stderr io.Writer) error {
-	cfg, res, err := cmpConfig(g, file, stderr)
+	r, res, err := cmpConfig(g, file, stderr)
 	if err != nil {
 		return err
 	}
+	cfg := r.Config()
 	if cfg.Target() == config.Flux {
 		return fmt.Errorf("target flux writes folders for Flux; the Argo CD plugin prints one stream: use argocd (or plain)")
 	}
-	req, err := cfg.RequestFor(context.Background(), g.sources(stderr, cfg), res)
+	req, err := r.RequestFor(context.Background(), res)
 	if err != nil {
 		return err
 	}
-	items, err := engine.RenderWith(cfg.EngineOptions(warner(stderr)), req)
+	items, err := engine.RenderWith(runner.EngineOptions(cfg, warner(stderr)), req)
 	if err != nil {
 		return err
 	}
@@ -112,8 +115,8 @@ func cmpGenerate(g *gitFlags, file string, out *output.Writer, stderr io.Writer)
 
 // cmpConfig reads the config, loads its framework, applies Argo CD's
 // environment and checks the result: any error fails generate.
-func cmpConfig(g *gitFlags, file string, stderr io.Writer) (*config.Config, *extend.Result, error) {
-	cfg, res, err := cmpLoad(g, file, stderr)
+func cmpConfig(g *gitFlags, file string, stderr io.Writer) (*runner.Run, *extend.Result, error) {
+	r, res, err := cmpLoad(g, file, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,16 +124,16 @@ func cmpConfig(g *gitFlags, file string, stderr io.Writer) (*config.Config, *ext
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg.ApplyArgoCD(settings)
-	if err := cfg.Check(); err != nil {
+	settings.Apply(r.Config())
+	if err := r.Config().Check(); err != nil {
 		return nil, nil, err
 	}
-	return cfg, res, nil
+	return r, res, nil
 }
 
 // cmpLoad reads the config in the working directory and loads its
 // framework, local paths confined to the application's repository.
-func cmpLoad(g *gitFlags, file string, stderr io.Writer) (*config.Config, *extend.Result, error) {
+func cmpLoad(g *gitFlags, file string, stderr io.Writer) (*runner.Run, *extend.Result, error) {
 	if bundle.CheckRef(filepath.ToSlash(file)) != nil {
 		return nil, nil, fmt.Errorf("--config %s: give a file in the application's folder", file)
 	}
@@ -142,9 +145,10 @@ func cmpLoad(g *gitFlags, file string, stderr io.Writer) (*config.Config, *exten
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := cfg.Load(context.Background(), g.sources(stderr, cfg))
+	r := runner.New(cfg, g.sources(stderr, cfg))
+	res, err := r.Load(context.Background())
 	if err != nil {
 		return nil, nil, err
 	}
-	return cfg, res, nil
+	return r, res, nil
 }

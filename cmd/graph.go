@@ -12,6 +12,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -102,11 +103,11 @@ func runGraph(g *gitFlags, f graphFlags, path string, stderr io.Writer) (string,
 // and Toggles that are off, within budget (nil: a budget of its own).
 func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer, budget *limits.Budget) (graph.Input, error) {
 	var in graph.Input
-	req, err := cfg.Request(context.Background(), g.sources(stderr, cfg))
+	req, err := runner.New(cfg, g.sources(stderr, cfg)).Request(context.Background())
 	if err != nil {
 		return in, err
 	}
-	opts := cfg.EngineOptions(warner(stderr))
+	opts := runner.EngineOptions(cfg, warner(stderr))
 	opts.Reference = func(from, to *object.Object, field string) {
 		in.Refs = append(in.Refs, graph.Ref{From: from, To: to, Field: field})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 )
 
 func newLock(g *gitFlags, out *output.Writer, stderr io.Writer) *cobra.Command {
@@ -54,13 +55,13 @@ changes nothing.`,
 			}
 			src := g.sources(stderr, cfg)
 			if verify {
-				n, err := config.VerifyPins(ctx, src, cfg)
+				n, err := runner.VerifyPins(ctx, src, cfg)
 				if err != nil {
 					return err
 				}
 				return out.Write(fmt.Appendf(nil, "%d pin(s) verified\n", n))
 			}
-			res, err := config.LockFile(ctx, file, cfg, config.LockOptions{
+			res, err := runner.LockFile(ctx, file, cfg, runner.LockOptions{
 				Sources: src, PinOutput: pinOutput, Warn: warner(stderr),
 			})
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -68,7 +69,7 @@ status is 1.`,
 			if cfg.Target() == config.Flux && f.outDir == "" {
 				return fmt.Errorf("--target flux writes a folder tree: give --output-dir DIR")
 			}
-			items, err := cfg.Render(context.Background(), g.sources(stderr, cfg), warner(stderr))
+			items, err := runner.New(cfg, g.sources(stderr, cfg)).Render(context.Background(), warner(stderr))
 			if err != nil {
 				return err
 			}
@@ -126,7 +127,7 @@ func writeRender(out *output.Writer, cfg *config.Config, items []engine.Item, f 
 	var files map[string][]byte
 	var err error
 	if cfg.Target() == config.Flux {
-		files, err = flux.Layout(items, cfg.FluxOptions())
+		files, err = flux.Layout(items, runner.FluxOptions(cfg))
 	} else {
 		files, err = objectFiles(engine.Objects(items))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/activity"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=...".
@@ -245,7 +246,7 @@ func runFunction(g *gitFlags, stdin io.Reader, out *output.Writer, stderr io.Wri
 		return err
 	}
 	f := &fn.Function{Dir: dir, Warn: warner(stderr),
-		SourcesFor: func(cfg *config.Config) config.Sources { return g.sources(stderr, cfg) }}
+		SourcesFor: func(cfg *config.Config) runner.Sources { return g.sources(stderr, cfg) }}
 	// The ResourceList is written whole, after the function ran (with its
 	// results when it failed: that is how KRM orchestrators learn why).
 	list, err := f.Output(stdin)

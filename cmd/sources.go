@@ -10,6 +10,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/source/gitsource"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/source/oci"
@@ -39,7 +40,7 @@ func (g *gitFlags) register(c *cobra.Command) {
 // fetcher is made on first use, so renders without git need no cache
 // folder. Credentials from the environment go only to the hosts of
 // KUDO_RENDER_GIT_HOSTS, whatever hosts the config or its bases name.
-func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources {
+func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) runner.Sources {
 	var once sync.Once
 	var f gitsource.Fetcher
 	var ferr error
@@ -51,7 +52,7 @@ func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) config.Sources 
 	if g.allowLocal {
 		opts.LocalBase = cfg.Dir
 	}
-	return config.Sources{Kinds: location.Kinds{
+	return runner.Sources{Kinds: location.Kinds{
 		"git": gitsource.NewKind(fetcher, opts),
 		"oci": oci.NewKind(g.ociSource(stderr, cfg)),
 	}}

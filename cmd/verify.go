@@ -14,6 +14,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/output"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/verify"
 )
@@ -81,12 +82,12 @@ func loadForVerify(ctx context.Context, g *gitFlags, arg string, stderr io.Write
 		if err != nil {
 			return nil, nil, err
 		}
-		src := g.sources(stderr, cfg)
-		res, err := cfg.Load(ctx, src)
+		r := runner.New(cfg, g.sources(stderr, cfg))
+		res, err := r.Load(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		req, err := cfg.RequestFor(ctx, src, res)
+		req, err := r.RequestFor(ctx, res)
 		if err != nil {
 			return nil, nil, err
 		}

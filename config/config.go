@@ -1,29 +1,21 @@
 package config
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kudo-render/kudo-render/bundle"
-	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/diag"
-	"github.com/kudo-render/kudo-render/internal/engine"
-	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/lazy"
 	"github.com/kudo-render/kudo-render/internal/limits"
-	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
@@ -180,19 +172,45 @@ type Config struct {
 	// repository paths may not leave (the repository of an Argo CD
 	// application).
 	Confine string
-	// loaded memoises InstanceRequest's package loads by operator
-	// version: a ResourceList of 1,000 Instance items of one package loads
-	// it once (packages are read-only once loaded).
-	loaded   map[string]*extend.Result
-	loadedMu sync.Mutex
-	// prefetchOnce runs prefetch once per config.
-	prefetchOnce sync.Once
 }
 
 // ConfigError lists every problem of a FunctionConfig.
 type ConfigError struct {
 	File     string
-	Problems []*strictyaml.Problem
+	Problems []*Problem
+}
+
+// Problem is one problem of a FunctionConfig: where it is (the file, a
+// 1-based line and column, 0 when unknown, and the field's path) and
+// what is wrong.
+type Problem struct {
+	File         string
+	Line, Column int
+	Field        string
+	Msg          string
+}
+
+// Error formats the problem as file:line: field: message.
+func (p *Problem) Error() string { return p.diagnostic().Error() }
+
+// Place returns where the problem is and what is wrong: kudo-render's
+// diagnostics read a problem of the API through it (file, line and field
+// of a KRM result).
+func (p *Problem) Place() (file string, line, column int, field, msg string) {
+	return p.File, p.Line, p.Column, p.Field, p.Msg
+}
+
+func (p *Problem) diagnostic() *diag.Diagnostic {
+	return &diag.Diagnostic{File: p.File, Line: p.Line, Column: p.Column, Field: p.Field, Msg: p.Msg}
+}
+
+// problems makes the problems of a config of diagnostics.
+func problems(ds []*diag.Diagnostic) []*Problem {
+	out := make([]*Problem, len(ds))
+	for i, d := range ds {
+		out[i] = &Problem{File: d.File, Line: d.Line, Column: d.Column, Field: d.Field, Msg: d.Msg}
+	}
+	return out
 }
 
 func (e *ConfigError) Error() string {
@@ -306,7 +324,7 @@ func (c *Config) parse(name, dir string, data []byte) error {
 		c.validate(&p)
 	}
 	if len(p.List) > 0 {
-		return &ConfigError{File: name, Problems: p.List}
+		return &ConfigError{File: name, Problems: problems(p.List)}
 	}
 	return nil
 }
@@ -383,43 +401,9 @@ func (c *Config) Values() (map[string]any, error) {
 	return out, errors.Join(errs...)
 }
 
-// Sources injects how remote sources are opened, by kind; the zero value
-// allows local paths only.
-type Sources struct {
-	Kinds location.Kinds
-}
-
-// sources is the source seam of the config: its kinds of remote source,
-// its pins, its repositories and the folder local paths may not leave.
-func (c *Config) sources(src Sources) *location.Sources {
-	s := &location.Sources{Kinds: src.Kinds, Pin: c.PinFor}
-	switch {
-	case c.Confine != "":
-		s.Confine = c.Confine
-	case c.KRM:
-		s.Confine = c.Dir
-	}
-	for _, r := range c.Spec.Repositories {
-		rep := location.Repository{Name: r.Name}
-		if rs := r.Source(); rs != nil {
-			rep.Location = s.Remote(rs)
-		} else {
-			rep.Location = s.Local(c.local(r.Path))
-		}
-		s.Repositories = append(s.Repositories, rep)
-	}
-	return s
-}
-
-// location is where a framework reference of the config points.
-func (c *Config) location(s *location.Sources, ref FrameworkRef) location.Location {
-	if r := ref.Source(); r != nil {
-		return s.Remote(r)
-	}
-	return s.Local(c.local(ref.Path))
-}
-
-func (c *Config) local(p string) string {
+// LocalPath is where a local path of the config points: relative paths
+// are relative to the config's folder.
+func (c *Config) LocalPath(p string) string {
 	p = filepath.FromSlash(p)
 	if filepath.IsAbs(p) {
 		return p
@@ -427,160 +411,14 @@ func (c *Config) local(p string) string {
 	return filepath.Join(c.Dir, p)
 }
 
-// Request loads the framework (with its extends chain) and builds the
-// engine request.
-func (c *Config) Request(ctx context.Context, src Sources) (engine.Request, error) {
-	res, err := c.Load(ctx, src)
-	if err != nil {
-		return engine.Request{}, err
+// ConfineDir is the folder local paths of the config may not leave: the
+// application's repository for the Argo CD plugin (Confine), the config's
+// folder for a KRM function, "" for the CLI.
+func (c *Config) ConfineDir() string {
+	if c.Confine == "" && c.KRM {
+		return c.Dir
 	}
-	return c.RequestFor(ctx, src, res)
-}
-
-// kubeVersion is spec.kubeVersion as "1.34", "" when unset or the
-// default.
-func (c *Config) kubeVersion() string {
-	if v, err := kubeversion.Parse(c.Spec.KubeVersion); err == nil && c.Spec.KubeVersion != "" && v != kubeversion.Default {
-		return v.String()
-	}
-	return ""
-}
-
-// Load loads the framework of the config with its extends chain.
-func (c *Config) Load(ctx context.Context, src Sources) (*extend.Result, error) {
-	opts, err := c.extendOptions(ctx, src)
-	if err != nil {
-		return nil, err
-	}
-	return extend.Load(ctx, c.location(opts.Sources, c.Spec.Framework), opts)
-}
-
-// RequestFor builds the engine request for a framework loaded by Load.
-func (c *Config) RequestFor(ctx context.Context, src Sources, res *extend.Result) (engine.Request, error) {
-	return c.request(ctx, src, res, c.Metadata.Name, c.Metadata.Namespace, nil)
-}
-
-// InstanceRequest builds the request of a kudo.dev/v1beta1 Instance object
-// (KRM input): its operator version (spec.operatorVersion.name, e.g.
-// "zookeeper-0.3.3") is mapped to a package through spec.operators, or
-// looked up in spec.repositories as <operator>/<version>/.
-func (c *Config) InstanceRequest(ctx context.Context, src Sources, operatorVersion, name, namespace string, values map[string]any) (engine.Request, error) {
-	opts, err := c.extendOptions(ctx, src)
-	if err != nil {
-		return engine.Request{}, err
-	}
-	opts.Base = nil
-	var loc location.Location
-	if ref, ok := c.Spec.Operators[operatorVersion]; ok {
-		loc = c.location(opts.Sources, ref)
-	} else {
-		op, version, ok := splitOperatorVersion(operatorVersion)
-		if !ok || len(c.Spec.Repositories) == 0 {
-			return engine.Request{}, fmt.Errorf("operator version %q is not in the functionConfig's spec.operators and cannot be looked up in spec.repositories", operatorVersion)
-		}
-		if loc, err = opts.Sources.Find(ctx, op, version); err != nil {
-			return engine.Request{}, err
-		}
-	}
-	res, err := c.loadOnce(ctx, operatorVersion, loc, opts)
-	if err != nil {
-		return engine.Request{}, err
-	}
-	if values == nil {
-		values = map[string]any{}
-	}
-	return c.request(ctx, src, res, name, namespace, values)
-}
-
-// loadOnce loads the package of an operator version, once per config.
-func (c *Config) loadOnce(ctx context.Context, operatorVersion string, loc location.Location, opts extend.Options) (*extend.Result, error) {
-	c.loadedMu.Lock()
-	defer c.loadedMu.Unlock()
-	if res, ok := c.loaded[operatorVersion]; ok {
-		return res, nil
-	}
-	res, err := extend.Load(ctx, loc, opts)
-	if err != nil {
-		return nil, err
-	}
-	if c.loaded == nil {
-		c.loaded = map[string]*extend.Result{}
-	}
-	c.loaded[operatorVersion] = res
-	return res, nil
-}
-
-var versionSuffix = lazy.Regexp(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
-
-// splitOperatorVersion splits KUDO's "<operator>-<version>".
-func splitOperatorVersion(s string) (string, string, bool) {
-	m := versionSuffix().FindStringSubmatch(s)
-	if m == nil {
-		return "", "", false
-	}
-	return m[1], m[2], true
-}
-
-// extendOptions are the options of loading the config's framework: its
-// sources and spec.base, which is relative to the config, not to the
-// framework.
-func (c *Config) extendOptions(ctx context.Context, src Sources) (extend.Options, error) {
-	opts := extend.Options{Sources: c.sources(src)}
-	c.prefetch(ctx, opts.Sources)
-	if b := c.Spec.Base; b != nil {
-		from := opts.Sources.Local(c.Dir)
-		base, err := opts.Sources.Extends(ctx, from, b)
-		if err != nil {
-			return extend.Options{}, fmt.Errorf("spec.base: %w", err)
-		}
-		opts.Base = base
-	}
-	return opts, nil
-}
-
-// request builds the engine request for a loaded bundle. Parameter values
-// of the config are used unless values is given (Instance objects).
-func (c *Config) request(ctx context.Context, src Sources, res *extend.Result, name, ns string, values map[string]any) (engine.Request, error) {
-	if err := CheckSchemaLock(res.Bundle, c.Spec.Lock); err != nil {
-		return engine.Request{}, err
-	}
-	if values == nil {
-		var err error
-		if values, err = c.Values(); err != nil {
-			return engine.Request{}, err
-		}
-	}
-	target, _ := ParseTarget(c.Spec.Target)
-	if ns == "" {
-		ns = "default"
-	}
-	var ids, origins []string
-	for _, l := range res.Chain {
-		ids = append(ids, l.ID)
-		if l.Remote { // git: url@commit:path; local folders stay out of the output
-			origins = append(origins, l.Location)
-		}
-	}
-	opts, err := c.extendOptions(ctx, src)
-	if err != nil {
-		return engine.Request{}, err
-	}
-	return engine.Request{
-		Bundle:                   res.Bundle,
-		Instance:                 render.Instance{Name: name, Namespace: ns},
-		Plans:                    c.Spec.Plans,
-		Params:                   values,
-		Target:                   string(target),
-		PipeNames:                c.Spec.Pipes,
-		ServerSideApply:          c.Spec.ServerSideApply,
-		PublisherImage:           c.Spec.PublisherImage,
-		KubeVersion:              c.kubeVersion(),
-		ExpectedResourceVersions: c.Spec.ExpectedResourceVersions,
-		Resources:                c.Spec.Resources,
-		Source:                   strings.Join(ids, " <- "),
-		Origin:                   strings.Join(origins, " <- "),
-		Dependencies:             extend.Dependencies(ctx, res, opts),
-	}, nil
+	return c.Confine
 }
 
 // Node is a YAML node: how parameter values are kept until rendering.
@@ -608,40 +446,9 @@ func (c *Config) Check() error {
 	p := strictyaml.Problems{List: append([]*diag.Diagnostic(nil), c.decodeProblems...)}
 	c.validate(&p)
 	if len(p.List) > 0 {
-		return &ConfigError{File: c.File, Problems: p.List}
+		return &ConfigError{File: c.File, Problems: problems(p.List)}
 	}
 	return nil
-}
-
-// ApplyArgoCD applies what Argo CD's environment says: the application's
-// name and namespace when the file names none; plans, target and
-// parameters over the file's.
-func (c *Config) ApplyArgoCD(s *argocd.Settings) {
-	if c.Metadata.Name == "" {
-		c.Metadata.Name = s.Name
-	}
-	if c.Metadata.Namespace == "" {
-		c.Metadata.Namespace = s.Namespace
-	}
-	if s.Plans != nil {
-		c.Spec.Plans = s.Plans
-	}
-	if s.Target != "" {
-		c.Spec.Target = s.Target
-	}
-	switch {
-	case s.KubeVersion != "":
-		c.Spec.KubeVersion = s.KubeVersion
-	case c.Spec.KubeVersion == "" && s.ClusterVersion != "":
-		// The destination cluster's version, when this build knows it
-		// (a newer cluster gets the newest version kudo-render knows).
-		if _, err := kubeversion.Parse(s.ClusterVersion); err == nil {
-			c.Spec.KubeVersion = s.ClusterVersion
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Params)) {
-		c.SetParam(k, s.Params[k])
-	}
 }
 
 // SetParam sets a parameter value: text stays text, lists and maps are
@@ -659,5 +466,11 @@ func (c *Config) SetParam(name string, v any) {
 	c.Spec.Params[name] = n
 }
 
-// Diagnostics implements diag.Carrier.
-func (e *ConfigError) Diagnostics() []*diag.Diagnostic { return e.Problems }
+// Unwrap returns the problems, each an error.
+func (e *ConfigError) Unwrap() []error {
+	out := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p
+	}
+	return out
+}

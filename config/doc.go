@@ -17,13 +17,16 @@
 //	  target: argocd                   # argocd (default) | plain | flux
 //
 // [LoadFile] and [Parse] decode it strictly: an unknown field is an error
-// with its line. [Config.Render] loads the framework through the source
-// seam (package location), builds the engine request and renders it with
-// the target's decorations ([Target.Decorator]: Argo CD or Flux
-// annotations). [LockFile] pins the config's git sources (`kudo-render
-// lock`); [Schema] is the config's JSON schema.
+// with its line ([ConfigError], one [Problem] each); [Config.Check] checks
+// it again once flags or the environment changed it. [Schema] is its JSON
+// schema.
 //
-// It stays outside internal/ because it is the API: other tools (a
-// generator of FrameworkRenders, a controller, a test of another repo) may
-// import its types to write or read the files kudo-render consumes.
+// It is the API only: the types, their parsing and the schema. It stays
+// outside internal/ so that other tools (a generator of FrameworkRenders,
+// a controller, a test of another repository) may read and write the
+// files kudo-render consumes, and it imports little for it: none of
+// Kubernetes' packages and none of the render. Running the render a config
+// asks for (loading its sources, the engine, the target's decorations,
+// `kudo-render lock`) is internal/runner's work; applying Argo CD's
+// environment to a config is internal/adapter/argocd's.
 package config

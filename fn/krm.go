@@ -21,6 +21,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/postprocess/refs"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/schema"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
@@ -47,10 +48,10 @@ type Function struct {
 	// kustomization or package root). Framework paths are relative to it
 	// and may not leave it.
 	Dir     string
-	Sources config.Sources
+	Sources runner.Sources
 	// SourcesFor, when set, gives the sources for the functionConfig once
 	// it is read (credentials may depend on the hosts it names).
-	SourcesFor func(*config.Config) config.Sources
+	SourcesFor func(*config.Config) runner.Sources
 	// Warn receives warnings (stderr).
 	Warn func(string)
 	// notes are the notes of the last run (conversions to other API
@@ -256,8 +257,9 @@ func withMarks(items []*item, marked map[*item]*item) []outItem {
 func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*item) ([]engine.Request, map[*item]bool, error) {
 	var reqs []engine.Request
 	sources := map[*item]bool{}
+	r := runner.New(cfg, f.Sources)
 	if cfg.Spec.Framework.Path != "" || cfg.Spec.Framework.Git != nil {
-		req, err := cfg.Request(ctx, f.Sources)
+		req, err := r.Request(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -283,7 +285,7 @@ func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*it
 		if !inst.isInstance() {
 			continue
 		}
-		req, err := f.instanceRequest(ctx, cfg, inst)
+		req, err := f.instanceRequest(ctx, r, inst)
 		if err != nil {
 			return nil, nil, &itemError{item: inst, err: err}
 		}
@@ -326,7 +328,7 @@ func (f *Function) render(cfg *config.Config, reqs []engine.Request, in *renderI
 		return nil, false, err
 	}
 	lookup := lazyObjects(l.plain, f.budget)
-	opts := cfg.EngineOptions(f.Warn)
+	opts := runner.EngineOptions(cfg, f.Warn)
 	opts.Budget = f.budget
 	opts.Note = func(d *diag.Diagnostic) {
 		f.notes = append(f.notes, d) // a result of the ResourceList, and on stderr
@@ -592,7 +594,7 @@ func (f *Function) checkInstances(items []*item, others int) error {
 
 // instanceRequest renders a kudo.dev/v1beta1 Instance object with its
 // spec.parameters.
-func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst *item) (engine.Request, error) {
+func (f *Function) instanceRequest(ctx context.Context, r *runner.Run, inst *item) (engine.Request, error) {
 	m, err := inst.decode(f.budget)
 	if err != nil {
 		return engine.Request{}, err
@@ -606,7 +608,7 @@ func (f *Function) instanceRequest(ctx context.Context, cfg *config.Config, inst
 	if ps, ok := o.MapAt("spec")["parameters"].(map[string]any); ok {
 		maps.Copy(values, ps)
 	}
-	return cfg.InstanceRequest(ctx, f.Sources, ov, o.Name(), o.Namespace(), values)
+	return r.InstanceRequest(ctx, ov, o.Name(), o.Namespace(), values)
 }
 
 // itemError is an error about one input item.
@@ -715,7 +717,7 @@ func fromConfigMap(cm *yaml.RNode, file string) (map[string]any, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, &config.ConfigError{File: file, Problems: []*diag.Diagnostic{{File: file, Field: "data",
+		return nil, &config.ConfigError{File: file, Problems: []*config.Problem{{File: file, Field: "data",
 			Msg: fmt.Sprintf("unknown keys %s (want framework, plan, name, namespace, target, serverSideApply, publisherImage, param.KEY, pipe.KEY)", strings.Join(unknown, ", "))}}}
 	}
 	if len(params) > 0 {

@@ -1,4 +1,4 @@
-package config
+package runner
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -23,10 +24,10 @@ const maxCRDFiles = 10000
 // folder and, for the KRM function and the Argo CD plugin, stay inside
 // their confinement folder (symbolic links resolved); files are read
 // through an os.Root, each within --max-file-bytes and --max-yaml-values.
-func (c *Config) CRDs() ([]*object.Object, error) {
+func CRDs(c *config.Config) ([]*object.Object, error) {
 	var out []*object.Object
 	for i, p := range c.Spec.CRDs {
-		objs, err := c.readCRDs(p)
+		objs, err := readCRDs(c, p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: spec.crds[%d]: %w", c.File, i, err)
 		}
@@ -35,13 +36,9 @@ func (c *Config) CRDs() ([]*object.Object, error) {
 	return out, nil
 }
 
-func (c *Config) readCRDs(p string) ([]*object.Object, error) {
-	full := c.local(p)
-	confine := c.Confine
-	if confine == "" && c.KRM {
-		confine = c.Dir
-	}
-	if confine != "" {
+func readCRDs(c *config.Config, p string) ([]*object.Object, error) {
+	full := c.LocalPath(p)
+	if confine := c.ConfineDir(); confine != "" {
 		if err := location.Confined(confine, full); err != nil {
 			return nil, err
 		}

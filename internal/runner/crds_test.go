@@ -1,4 +1,4 @@
-package config_test
+package runner_test
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kudo-render/kudo-render/config"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -91,7 +92,7 @@ func TestCRDs(t *testing.T) {
 			}
 			var got []*object.Object
 			done := make(chan struct{})
-			go func() { got, err = cfg.CRDs(); close(done) }()
+			go func() { got, err = runner.CRDs(cfg); close(done) }()
 			select {
 			case <-done:
 			case <-time.After(20 * time.Second):

@@ -1,4 +1,4 @@
-package config
+package runner
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/engine"
 	"github.com/kudo-render/kudo-render/internal/postprocess/digest"
 	"github.com/kudo-render/kudo-render/internal/source/location"
@@ -38,13 +39,13 @@ type LockResult struct {
 // own sources, spec.lock.pins for sources named inside the frameworks,
 // schema digests of new versions, and with PinOutput the output's
 // resource versions. The file is replaced atomically.
-func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (LockResult, error) {
+func LockFile(ctx context.Context, file string, cfg *config.Config, opts LockOptions) (LockResult, error) {
 	edit, own, err := lockOwn(ctx, cfg, opts.Sources)
 	if err != nil {
 		return LockResult{}, err
 	}
 	src, pins := recordPins(opts.Sources, own)
-	req, err := cfg.Request(ctx, src)
+	req, err := New(cfg, src).Request(ctx)
 	if err != nil {
 		return LockResult{}, err
 	}
@@ -54,7 +55,7 @@ func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (
 	}
 	if opts.PinOutput {
 		req.ExpectedResourceVersions = nil
-		items, err := engine.RenderWith(cfg.EngineOptions(opts.Warn), req)
+		items, err := engine.RenderWith(EngineOptions(cfg, opts.Warn), req)
 		if err != nil {
 			return LockResult{}, err
 		}
@@ -68,8 +69,8 @@ func LockFile(ctx context.Context, file string, cfg *Config, opts LockOptions) (
 
 // lockOwn resolves the config's own remote sources and pins them in cfg
 // (so the render that follows uses them); own keys them by URL and ref.
-func lockOwn(ctx context.Context, cfg *Config, src Sources) (LockEdit, map[string]bool, error) {
-	edit := LockEdit{Pinned: map[string]bundle.Source{}, Lock: &Lock{}}
+func lockOwn(ctx context.Context, cfg *config.Config, src Sources) (LockEdit, map[string]bool, error) {
+	edit := LockEdit{Pinned: map[string]bundle.Source{}, Lock: &config.Lock{}}
 	own := map[string]bool{}
 	remotes := cfg.Remotes()
 	for _, field := range slices.Sorted(maps.Keys(remotes)) {
@@ -96,9 +97,9 @@ func lockOwn(ctx context.Context, cfg *Config, src Sources) (LockEdit, map[strin
 
 // recordPins wraps the kinds of src to record the pin of every nested
 // remote source that is not the config's own and has no pin.
-func recordPins(src Sources, own map[string]bool) (Sources, func() []Pin) {
+func recordPins(src Sources, own map[string]bool) (Sources, func() []config.Pin) {
 	var mu sync.Mutex
-	pins := map[string]Pin{}
+	pins := map[string]config.Pin{}
 	kinds := location.Kinds{}
 	for name, k := range src.Kinds {
 		kinds[name] = recordingKind{Kind: k, record: func(s bundle.Source, op *location.Opened) {
@@ -111,10 +112,10 @@ func recordPins(src Sources, own map[string]bool) (Sources, func() []Pin) {
 		}}
 	}
 	src.Kinds = kinds
-	return src, func() []Pin {
+	return src, func() []config.Pin {
 		mu.Lock()
 		defer mu.Unlock()
-		var out []Pin
+		var out []config.Pin
 		for _, k := range slices.Sorted(maps.Keys(pins)) {
 			out = append(out, pins[k])
 		}
@@ -138,7 +139,7 @@ func (k recordingKind) Open(ctx context.Context, s bundle.Source) (*location.Ope
 
 // lockedSchemas keeps the digests of versions already locked (a changed
 // schema fails in Request) and records those of new versions.
-func lockedSchemas(cfg *Config, b *bundle.Bundle) (map[string]string, error) {
+func lockedSchemas(cfg *config.Config, b *bundle.Bundle) (map[string]string, error) {
 	out := map[string]string{}
 	if cfg.Spec.Lock != nil {
 		maps.Copy(out, cfg.Spec.Lock.Schemas)
@@ -169,7 +170,7 @@ func writeLock(file string, edit LockEdit) error {
 
 // VerifyPins checks that every pin of cfg (a commit) is still contained in
 // its ref; it returns how many pins it checked.
-func VerifyPins(ctx context.Context, src Sources, cfg *Config) (int, error) {
+func VerifyPins(ctx context.Context, src Sources, cfg *config.Config) (int, error) {
 	type pin struct {
 		what string
 		s    bundle.Source
@@ -183,7 +184,7 @@ func VerifyPins(ctx context.Context, src Sources, cfg *Config) (int, error) {
 	if cfg.Spec.Lock != nil {
 		for _, p := range cfg.Spec.Lock.Pins {
 			if p.Ref != "" {
-				pins = append(pins, pin{"spec.lock.pins", p.source()})
+				pins = append(pins, pin{"spec.lock.pins", p.Source()})
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package config
+package runner
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
@@ -29,17 +30,17 @@ const prefetchMax = 16
 // the chain one folder after another, but finds every pinned commit in the
 // cache, so a cold render costs about its slowest fetch instead of the sum.
 //
-// It runs once per config and returns when every fetch has ended. Errors
+// It runs once per run and returns when every fetch has ended. Errors
 // are left to the load, which opens the same sources again and reports
 // them with their place in the chain. Unpinned refs are not prefetched:
 // their commit is only known after an ls-remote that the load makes
 // itself.
-func (c *Config) prefetch(ctx context.Context, s *location.Sources) {
+func (r *Run) prefetch(ctx context.Context, s *location.Sources) {
 	if len(s.Kinds) == 0 {
 		return
 	}
-	c.prefetchOnce.Do(func() {
-		srcs := c.pinnedSources()
+	r.prefetchOnce.Do(func() {
+		srcs := pinnedSources(r.cfg)
 		sem := make(chan struct{}, prefetchParallel)
 		var wg sync.WaitGroup
 		for _, rs := range srcs {
@@ -61,7 +62,7 @@ func (c *Config) prefetch(ctx context.Context, s *location.Sources) {
 // per URL and pin, at most prefetchMax, in a fixed order: the config's own
 // by field path, then the lock's pins (those the load can use: the first
 // of a URL and ref, as PinFor reads them).
-func (c *Config) pinnedSources() []bundle.Source {
+func pinnedSources(c *config.Config) []bundle.Source {
 	seen := map[[2]string]bool{}
 	var out []bundle.Source
 	add := func(s bundle.Source) {
@@ -81,7 +82,7 @@ func (c *Config) pinnedSources() []bundle.Source {
 		for _, p := range c.Spec.Lock.Pins {
 			if k := [2]string{p.URL, p.Ref}; !refs[k] {
 				refs[k] = true
-				add(p.source())
+				add(p.Source())
 			}
 		}
 	}

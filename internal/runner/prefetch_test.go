@@ -1,4 +1,4 @@
-package config
+package runner
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
+	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
@@ -39,7 +40,7 @@ spec:
 // use) and succeeds. Without the prefetch, the first open waits for the
 // others and fails.
 func TestPrefetchConcurrent(t *testing.T) {
-	cfg, err := Parse("render.yaml", t.TempDir(), []byte(prefetchConfig))
+	cfg, err := config.Parse("render.yaml", t.TempDir(), []byte(prefetchConfig))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +60,9 @@ func TestPrefetchConcurrent(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			return nil, errors.New("the pinned sources were fetched one after another")
 		}
-		return location.NewOpened(os.DirFS(filepath.Join("../examples", gs.Path)), gs.URL+"@"+gs.Commit+":"+gs.Path, gs.Commit, true, nil), nil
+		return location.NewOpened(os.DirFS(filepath.Join("../../examples", gs.Path)), gs.URL+"@"+gs.Commit+":"+gs.Path, gs.Commit, true, nil), nil
 	}
-	if _, err := cfg.Request(context.Background(), Sources{Kinds: location.Kinds{"git": openKind(open)}}); err != nil {
+	if _, err := New(cfg, Sources{Kinds: location.Kinds{"git": openKind(open)}}).Request(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	slices.Sort(opened[:3])
@@ -95,12 +96,12 @@ func (openKind) Describe(s bundle.Source) string { return s.SourceURL() }
 // TestPinnedSources: one source per URL and commit, the config's own
 // (pinned by commit: or by a lock pin) first, unpinned refs left out.
 func TestPinnedSources(t *testing.T) {
-	cfg, err := Parse("render.yaml", t.TempDir(), []byte(prefetchConfig+"  repositories:\n  - {name: r, git: {url: https://git.example/unpinned.git, ref: main}}\n"))
+	cfg, err := config.Parse("render.yaml", t.TempDir(), []byte(prefetchConfig+"  repositories:\n  - {name: r, git: {url: https://git.example/unpinned.git, ref: main}}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, s := range cfg.pinnedSources() {
+	for _, s := range pinnedSources(cfg) {
 		got = append(got, filepath.Base(s.SourceURL())+"@"+s.SourcePin()[:1]+":"+s.SourcePath())
 	}
 	want := []string{"bases.git@2:mysql", "apps.git@1:mysql-extension", "deps.git@3:"}
@@ -118,11 +119,11 @@ func TestPinnedSourcesBounded(t *testing.T) {
 	for i := range 100 {
 		text += fmt.Sprintf("    - {url: https://git.example/junk.git, ref: b%d, commit: %040d}\n", i, i)
 	}
-	cfg, err := Parse("render.yaml", t.TempDir(), []byte(text))
+	cfg, err := config.Parse("render.yaml", t.TempDir(), []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs := cfg.pinnedSources()
+	srcs := pinnedSources(cfg)
 	if len(srcs) != prefetchMax {
 		t.Fatalf("%d sources prefetched, want %d", len(srcs), prefetchMax)
 	}

@@ -1,4 +1,4 @@
-package config_test
+package runner_test
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
 	"github.com/kudo-render/kudo-render/internal/adapter/flux"
 	"github.com/kudo-render/kudo-render/internal/engine"
+	"github.com/kudo-render/kudo-render/internal/runner"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -25,7 +26,7 @@ func annotations(o *object.Object) map[string]any { return o.MapAt("metadata", "
 
 // decorate applies the decorations of target, as a render does.
 func decorate(items []engine.Item, target config.Target) {
-	if d := target.Decorator(); d != nil {
+	if d := runner.Decorator(target); d != nil {
 		d(items)
 	}
 }
@@ -122,39 +123,6 @@ func TestAnnotateKeepsSyncOptions(t *testing.T) {
 	}
 }
 
-func TestParseTarget(t *testing.T) {
-	cases := map[string]struct {
-		reason string
-		in     string
-		want   config.Target
-		err    bool
-	}{
-		"Empty":  {reason: "Empty means argocd.", in: "", want: config.ArgoCD},
-		"ArgoCD": {reason: "argocd is known.", in: "argocd", want: config.ArgoCD},
-		"Plain":  {reason: "plain is known.", in: "plain", want: config.Plain},
-		"Case":   {reason: "Targets are case-sensitive.", in: "ArgoCD", err: true},
-		"Flux":   {reason: "flux is known.", in: "flux", want: config.Flux},
-		"Helm":   {reason: "Other tools are not targets.", in: "helm", err: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := config.ParseTarget(tc.in)
-			if (err != nil) != tc.err {
-				t.Fatalf("\n%s\nParseTarget(%q): want error %t, got %v", tc.reason, tc.in, tc.err, err)
-			}
-			if err != nil {
-				if !strings.Contains(err.Error(), "unknown target") || !strings.Contains(err.Error(), "want argocd") || !strings.Contains(err.Error(), tc.in) {
-					t.Errorf("\n%s\nParseTarget(%q): error should name the value and the choices, got %v", tc.reason, tc.in, err)
-				}
-				return
-			}
-			if got != tc.want {
-				t.Errorf("\n%s\nParseTarget(%q): want %q, got %q", tc.reason, tc.in, tc.want, got)
-			}
-		})
-	}
-}
-
 // TestFluxOptions: spec.flux reaches the Flux layout; the defaults are the
 // layout's, and the namespace is created unless createNamespace: false.
 func TestFluxOptions(t *testing.T) {
@@ -172,7 +140,7 @@ func TestFluxOptions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := &config.Config{}
 			c.Metadata.Name, c.Metadata.Namespace, c.Spec.Flux = "zk", "data", tc.spec
-			if diff := cmp.Diff(tc.want, c.FluxOptions()); diff != "" {
+			if diff := cmp.Diff(tc.want, runner.FluxOptions(c)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
 		})

@@ -1,4 +1,4 @@
-package config_test
+package argocd_test
 
 import (
 	"testing"
@@ -33,7 +33,7 @@ func TestKubeVersionFromArgoCD(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.ApplyArgoCD(&c.settings)
+			c.settings.Apply(cfg)
 			if got := cfg.Spec.KubeVersion; got != c.want {
 				t.Errorf("spec.kubeVersion = %q, want %q", got, c.want)
 			}
