@@ -14,8 +14,10 @@ import (
 const module = "github.com/kudo-render/kudo-render"
 
 // Adapters are the packages at the edge: they may import the core, the
-// core may never import them. Everything under internal/adapter is one.
-var adapters = []string{"config", "fn", "cmd", "internal/adapter"}
+// core may never import them. Everything under internal/adapter is one,
+// and internal/runner, the wiring of a render the adapters share (it
+// imports the decorations of the argocd and flux adapters).
+var adapters = []string{"fn", "cmd", "internal/adapter", "internal/runner"}
 
 // notCore are packages that are neither core nor adapter: the binary, test
 // helpers and suites, and the image builder.
@@ -25,6 +27,7 @@ type pkg struct {
 	ImportPath                string
 	Dir                       string
 	Deps                      []string
+	Imports                   []string
 	GoFiles                   []string
 	TestGoFiles, XTestGoFiles []string
 }
