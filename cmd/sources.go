@@ -80,11 +80,7 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 				err = cerr
 				return
 			}
-			confine := cfg.Confine
-			if confine == "" && cfg.KRM {
-				confine = cfg.Dir
-			}
-			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir, Confine: confine, Deadline: g.deadline})
+			src, err = oci.New(oci.Options{CacheDir: dir, Offline: g.offline, Credentials: creds, Warn: warner(stderr), BaseDir: cfg.Dir, Confine: cfg.ConfineDir(), Deadline: g.deadline})
 		})
 		return src, err
 	}

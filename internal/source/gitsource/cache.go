@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/kudo-render/kudo-render/internal/source/cachedir"
 )
 
 // Cache layout (see doc.go):
@@ -115,7 +117,7 @@ func (c *cache) lock(ctx context.Context, e *endpoint, sha string) (func(), erro
 	if err := c.writeURL(e); err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(ctx, filepath.Join(dir, sha+".lock"))
+	unlock, err := cachedir.Lock(ctx, filepath.Join(dir, sha+".lock"))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -260,26 +262,4 @@ func forceRemoveAll(p string) error {
 
 func cacheErr(err error) error {
 	return fmt.Errorf("cache: %w", err)
-}
-
-// retry calls try until it reports done or fails, sleeping a little longer
-// each time, until ctx ends.
-func retry(ctx context.Context, try func() (bool, error)) error {
-	wait := 2 * time.Millisecond
-	for {
-		done, err := try()
-		if err != nil || done {
-			return err
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		if wait < 100*time.Millisecond {
-			wait *= 2
-		}
-	}
 }

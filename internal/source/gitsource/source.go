@@ -3,13 +3,13 @@ package gitsource
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
+	"github.com/kudo-render/kudo-render/internal/source/cachedir"
 )
 
 // Ref names a folder of a git repository at a branch, tag or commit.
@@ -103,7 +103,7 @@ type Options struct {
 }
 
 // Environment variables read by [DefaultCacheDir].
-const EnvCache = "KUDO_RENDER_CACHE"
+const EnvCache = cachedir.Env
 
 const (
 	defaultMaxDepth = 1000
@@ -115,11 +115,7 @@ func DefaultCacheDir() (string, error) {
 	if d := os.Getenv(EnvCache); d != "" {
 		return filepath.Abs(d)
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory: set %s (%v)", EnvCache, err)
-	}
-	return filepath.Join(base, "kudo-render", "git"), nil
+	return cachedir.UserDir("git")
 }
 
 // New returns the go-git implementation of [Fetcher]. It fails when the cache

@@ -14,6 +14,8 @@ import (
 
 	"github.com/opencontainers/go-digest"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+
+	"github.com/kudo-render/kudo-render/internal/source/cachedir"
 )
 
 // cache is the content-addressed store of OCI artifacts (see the package
@@ -71,7 +73,7 @@ func (c *cache) put(ctx context.Context, d digest.Digest, where string, fill fun
 			return fail(err)
 		}
 	}
-	unlock, err := lockFile(ctx, filepath.Join(c.dir, "locks", d.Encoded()+".lock"))
+	unlock, err := cachedir.Lock(ctx, filepath.Join(c.dir, "locks", d.Encoded()+".lock"))
 	if err != nil {
 		return fail(err)
 	}
@@ -93,7 +95,7 @@ func (c *cache) put(ctx context.Context, d digest.Digest, where string, fill fun
 	}
 	entry := c.entry(d)
 	if t, ok := c.tree(d); ok {
-		return t, nil // written meanwhile (where there is no flock)
+		return t, nil // written meanwhile
 	}
 	if err := os.RemoveAll(entry); err != nil { // an incomplete entry
 		return fail(err)
@@ -215,9 +217,5 @@ func DefaultCacheDir(cacheDir string) (string, error) {
 	if cacheDir != "" {
 		return filepath.Abs(filepath.Join(cacheDir, "oci"))
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory: set --cache-dir or KUDO_RENDER_CACHE (%v)", err)
-	}
-	return filepath.Join(base, "kudo-render", "oci"), nil
+	return cachedir.UserDir("oci")
 }

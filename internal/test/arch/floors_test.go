@@ -16,7 +16,8 @@ import (
 // (notCore) are off the plan.
 var floors = [][]string{
 	{"internal/activity", "internal/diag", "internal/image", "internal/lazy", "internal/par", "internal/suggest", "internal/visible",
-		"internal/kube/apischeme", "internal/kube/kinds", "internal/kube/kubeversion", "internal/yaml/simpleyaml"},
+		"internal/kube/apischeme", "internal/kube/kinds", "internal/kube/kubeversion", "internal/yaml/simpleyaml",
+		"internal/source/cachedir"},
 	{"internal/limits", "internal/yaml/object"},
 	{"internal/yaml/strictyaml", "internal/redact", "internal/output", "internal/postprocess/enhance",
 		"internal/kube", "internal/kube/validate", "internal/kube/versions"},

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package gitsource
+package cachedir
 
 import (
 	"context"
@@ -9,12 +9,11 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive flock(2) on path, creating it, and waits (while
-// ctx allows) for another holder, in this process or another, to let go. The
-// kernel drops the lock if the holder dies, so no lock is ever stale. Lock
-// files are never deleted: deleting one would let two holders lock
-// different files of the same name.
-func lockFile(ctx context.Context, path string) (unlock func(), err error) {
+const hasFlock = true
+
+// flockFile takes an exclusive flock(2) on path, creating it. The kernel
+// drops the lock if the holder dies, so no lock is ever stale.
+func flockFile(ctx context.Context, path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
