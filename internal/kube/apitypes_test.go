@@ -16,6 +16,7 @@ import (
 	"gotest.tools/v3/golden"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kudo-render/kudo-render/internal/kube/jsonfields"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
 
@@ -102,7 +103,7 @@ func (g *typeTable) add(t reflect.Type) int32 {
 		g.index[t] = i
 		g.types = append(g.types, apiType{})
 		g.names = append(g.names, t.PkgPath()+"."+t.Name())
-		fs := reflectFields(t)
+		fs := jsonfields.Of(t)
 		var out []apiField
 		for _, name := range slices.Sorted(func(yield func(string) bool) {
 			for k := range fs {
@@ -127,36 +128,6 @@ func (g *typeTable) add(t reflect.Type) int32 {
 		return int32(len(g.types) - 1)
 	}
 	return int32(slices.Index(sharedClasses, c))
-}
-
-// reflectFields lists the JSON fields of a struct, inline structs
-// flattened, as encoding/json reads them.
-func reflectFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range reflectFields(ft) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
 }
 
 // GoTypes are the Go types of the kinds of the built-in group versions,
@@ -279,7 +250,7 @@ func TestAPITypesTypeAsGoTypes(t *testing.T) {
 			seen[rt] = true
 			switch rt.Kind() {
 			case reflect.Struct:
-				for name, ft := range reflectFields(rt) {
+				for name, ft := range jsonfields.Of(rt) {
 					walk(ft, append(slices.Clone(path), name))
 				}
 			case reflect.Slice, reflect.Array, reflect.Map:
@@ -316,7 +287,7 @@ func nextSteps(rt reflect.Type) []string {
 	switch rt.Kind() {
 	case reflect.Struct:
 		return slices.Sorted(func(yield func(string) bool) {
-			for k := range reflectFields(rt) {
+			for k := range jsonfields.Of(rt) {
 				if !yield(k) {
 					return
 				}
@@ -341,7 +312,7 @@ func sampleValue(rt reflect.Type, seen map[reflect.Type]bool) any {
 		m := map[string]any{"zzNoSuchField": "x"}
 		if !seen[rt] {
 			seen[rt] = true
-			for name, ft := range reflectFields(rt) {
+			for name, ft := range jsonfields.Of(rt) {
 				m[name] = sampleValue(ft, seen)
 			}
 		}
@@ -371,7 +342,7 @@ func reflectFieldKind(t reflect.Type, path []string) fieldKind {
 		}
 		switch t.Kind() {
 		case reflect.Struct:
-			ft, ok := reflectFields(t)[p]
+			ft, ok := jsonfields.Of(t)[p]
 			if !ok {
 				return absentField
 			}
@@ -411,7 +382,7 @@ func reflectPrune(v any, t reflect.Type, path []string, removed *[]string) {
 		if !ok {
 			return
 		}
-		fs := reflectFields(t)
+		fs := jsonfields.Of(t)
 		for _, k := range sortedKeys(m, nil) {
 			ft, ok := fs[k]
 			if !ok {

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/kudo-render/kudo-render/internal/kube/jsonfields"
 )
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -199,40 +201,9 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 	if f, ok := fieldCache.Load(t); ok {
 		return f.(map[string]reflect.Type)
 	}
-	f := structFields(t)
+	f := jsonfields.Of(t)
 	fieldCache.Store(t, f)
 	return f
-}
-
-func structFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if f.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
-			ft := f.Type
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				for k, v := range jsonFields(ft) {
-					out[k] = v
-				}
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
 }
 
 // intErrors checks an integer field: a whole number. One out of the

@@ -17,7 +17,7 @@ import (
 var floors = [][]string{
 	{"internal/activity", "internal/diag", "internal/image", "internal/lazy", "internal/par", "internal/suggest", "internal/visible",
 		"internal/kube/apischeme", "internal/kube/kinds", "internal/kube/kubeversion", "internal/yaml/simpleyaml",
-		"internal/source/cachedir"},
+		"internal/source/cachedir", "internal/kube/jsonfields"},
 	{"internal/limits", "internal/yaml/object"},
 	{"internal/yaml/strictyaml", "internal/redact", "internal/output", "internal/postprocess/enhance",
 		"internal/kube", "internal/kube/validate", "internal/kube/versions"},
