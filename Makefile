@@ -19,7 +19,7 @@ TESTENV := CGO_ENABLED=0 GOFLAGS="-trimpath $(GOFLAGS)"
 # under the race detector too.
 RACE_PKGS := ./cmd/... ./internal/render/tmpl/... ./internal/engine/... ./internal/yaml/object/... ./internal/kube/... ./internal/par/... ./fn/... ./internal/runner/... ./internal/output/... ./internal/postprocess/digest/... ./internal/postprocess/enhance/... ./internal/postprocess/refs/...
 
-.PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets differential
+.PHONY: all help build demo test unit race vet fuzz bench bench-compare weight clean kube-assets differential generate
 
 all: build
 
@@ -40,6 +40,11 @@ demo: build
 # kpt, kustomize, git, gcc, Graphviz; else an error naming them).
 test: export KUDO_RENDER_REQUIRE_TOOLS := 1
 test: vet unit race fuzz
+
+## generate: rewrite the generated files (internal/kube/types_gen.go from k8s.io/api's Go types), then review the diff
+# TestAPITypes fails while types_gen.go differs from what it generates.
+generate:
+	$(GO) generate ./...
 
 ## vet: go vet and gofmt
 vet:

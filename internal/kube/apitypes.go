@@ -1,5 +1,7 @@
 package kube
 
+//go:generate go test -run ^TestAPITypes$ -update .
+
 import (
 	"slices"
 	"strings"
