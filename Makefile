@@ -41,8 +41,8 @@ demo: build
 test: export KUDO_RENDER_REQUIRE_TOOLS := 1
 test: vet unit race fuzz
 
-## generate: rewrite the generated files (internal/kube/types_gen.go from k8s.io/api's Go types), then review the diff
-# TestAPITypes fails while types_gen.go differs from what it generates.
+## generate: rewrite the generated files (internal/kube/types_gen.go, internal/kube/validate/apply_gen.go), then review the diff
+# TestAPITypes and TestApplySchema fail while their file differs from what they generate.
 generate:
 	$(GO) generate ./...
 

@@ -1,5 +1,7 @@
 package validate
 
+//go:generate go test -run ^TestApplySchema$ -update .
+
 import (
 	"errors"
 	"slices"
