@@ -14,11 +14,13 @@ import (
 
 // configImports are the packages of the module that the FunctionConfig
 // API (config) may import, directly or not: the package model, the YAML
-// door and the helpers below them. A program that reads or writes a
+// door, the helpers below them, and location (a file is read only when it
+// is a regular file inside its root: location.ReadRegular). A program that reads or writes a
 // FrameworkRender pays for these and nothing of the render.
 var configImports = []string{
 	"bundle", "internal/diag", "internal/limits", "internal/suggest", "internal/lazy", "internal/par",
 	"internal/yaml/simpleyaml", "internal/yaml/strictyaml", "internal/yaml/object", "internal/kube/kubeversion",
+	"internal/source/location",
 }
 
 // maxConfigDeps bounds the packages `go list -deps ./config` lists,
