@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -17,9 +18,7 @@ func TestFrameworkParamsUnknownFieldPath(t *testing.T) {
 	_, err := bundle.Load(mapFS(files), "folder")
 	got, msgs := loadProblems(t, err)
 	want := []problem{{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "password.defualt"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Load(...): -want, +got:\n%s\n%v", diff, msgs)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "Load(...):\n\n%v", msgs)
 }
 
 // TestMaintainerUnknownField: maintainers are decoded by hand (they may be
@@ -78,9 +77,7 @@ func TestLoadReportsEveryFile(t *testing.T) {
 		{File: "operator.yaml", Line: lineOf(files["operator.yaml"], "plan: {}"), Field: "plan"},
 		{File: "params.yaml", Line: lineOf(files["params.yaml"], "defualt"), Field: "parameters[1].defualt"},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Load(...): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "Load(...)")
 }
 
 // TestExtensionToggleUsesBaseParameter: in an extension (KEP-0012) plan
@@ -136,9 +133,7 @@ func TestFrameworkToggleFieldPath(t *testing.T) {
 			_, err := bundle.Load(mapFS(tc.files), "folder")
 			got, msgs := loadProblems(t, err)
 			want := []problem{{File: "framework.yaml", Line: lineOf(tc.files["framework.yaml"], "    kind: Toggle"), Field: "tasks.monitoring.parameter"}}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(want, got), "%s\nLoad(...)", tc.reason)
 			if len(msgs) > 0 && !strings.Contains(msgs[0], tc.msg) {
 				t.Errorf("\n%s\nLoad(...): want message containing %q, got %q", tc.reason, tc.msg, msgs[0])
 			}
@@ -178,9 +173,7 @@ func TestParamDefaultPos(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, b.Param(tc.param).DefaultPos); diff != "" {
-				t.Errorf("%s\nDefaultPos: -want +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, b.Param(tc.param).DefaultPos), "%s\nDefaultPos", tc.reason)
 		})
 	}
 }

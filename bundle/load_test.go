@@ -9,8 +9,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -386,9 +387,7 @@ func TestLoadModel(t *testing.T) {
 				t.Fatalf("\n%s\nLoad(...): %v", tc.reason, err)
 			}
 			// TaskLines are checked by TestErrorsPointAtTheMistake.
-			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(bundle.Step{}, "TaskLines"), cmpopts.IgnoreFields(bundle.Param{}, "DefaultPos")); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(bundle.Step{}, "TaskLines"), cmpopts.IgnoreFields(bundle.Param{}, "DefaultPos")), "%s\nLoad(...)", tc.reason)
 		})
 	}
 }
@@ -424,9 +423,7 @@ func TestLoadDirModel(t *testing.T) {
 			if got.Format != tc.format {
 				t.Errorf("\n%s\nLoadDir(...): want format %q, got %q", tc.reason, tc.format, got.Format)
 			}
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("\n%s\nLoadDir(...): -Load, +LoadDir:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(want, got, cmpopts.EquateEmpty()), "%s\nLoadDir(...)", tc.reason)
 		})
 	}
 }
@@ -470,9 +467,7 @@ func TestParamRequired(t *testing.T) {
 			for _, p := range b.Params {
 				got[p.Name] = p.Required
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want Required, +got Required:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nLoad(...)", tc.reason)
 		})
 	}
 }
@@ -1031,9 +1026,7 @@ func TestLoadErrors(t *testing.T) {
 				want = append(want, p)
 			}
 			got, msgs := loadProblems(t, err)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("\n%s\nLoad(...): -want problems, +got problems:\n%s\n%v", tc.reason, diff, err)
-			}
+			assert.Check(t, is.DeepEqual(want, got), "%s\nLoad(...):\n\n%v", tc.reason, err)
 			for i, m := range tc.want.msgs {
 				if i < len(msgs) && !strings.Contains(msgs[i], m) {
 					t.Errorf("\n%s\nLoad(...): problem %d: want message containing %q, got %q", tc.reason, i, m, msgs[i])
@@ -1072,9 +1065,7 @@ func TestLoadErrorMessage(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.err.Error()); diff != "" {
-				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.err.Error()), "%s\nError()", tc.reason)
 		})
 	}
 }
@@ -1178,9 +1169,7 @@ func TestLoadDirSymlinks(t *testing.T) {
 					return
 				}
 				got, msgs := loadProblems(t, err)
-				if diff := cmp.Diff(tc.want.problems, got); diff != "" {
-					t.Errorf("\n%s\nLoadDir(...): -want problems, +got problems:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.problems, got), "%s\nLoadDir(...)", tc.reason)
 				if len(msgs) > 0 && !strings.Contains(msgs[0], tc.want.msg) {
 					t.Errorf("\n%s\nLoadDir(...): want message containing %q, got %q", tc.reason, tc.want.msg, msgs[0])
 				}
@@ -1195,9 +1184,9 @@ func TestLoadDirSymlinks(t *testing.T) {
 			for k := range b.Templates {
 				got = append(got, k)
 			}
-			if diff := cmp.Diff(tc.want.templates, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
-				t.Errorf("\n%s\nLoadDir(...): -want templates, +got templates:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.templates, got, cmpopts.SortSlices(func(a, b string) bool {
+				return a < b
+			})), "%s\nLoadDir(...)", tc.reason)
 			if string(b.Templates["config/link.yaml"]) != kudoFiles()["templates/deployment.yaml"] {
 				t.Errorf("\n%s\nLoadDir(...): link content %q, want the target's", tc.reason, b.Templates["config/link.yaml"])
 			}
@@ -1283,7 +1272,5 @@ func checkWarnings(t *testing.T, reason string, files map[string]string, b *bund
 			t.Errorf("\n%s\nwarning %d must be a warning: %+v", reason, i, d)
 		}
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("\n%s\nLoad(...): -want warnings, +got:\n%s", reason, diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "%s\nLoad(...)", reason)
 }

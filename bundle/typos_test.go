@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -147,9 +148,7 @@ func checkProblems(t *testing.T, reason string, files map[string]string, err err
 	for i, p := range ps {
 		got = append(got, (&bundle.FieldError{File: p.File, Line: p.Line, Field: p.Field, Msg: msgs[i]}).Error())
 	}
-	if diff := cmp.Diff(w, got); diff != "" {
-		t.Errorf("\n%s\nLoad(...): -want, +got:\n%s", reason, diff)
-	}
+	assert.Check(t, is.DeepEqual(w, got), "%s\nLoad(...)", reason)
 }
 
 // TestStrategyProblem: the rule both render (through Load) and verify use.

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kudo-render/kudo-render/fn"
@@ -157,9 +158,7 @@ func TestDiagnosticChain(t *testing.T) {
 			checkCLIMessage(t, tc.reason, err.Error(), tc.want)
 
 			got := krmProblems(t, dir, config)
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nKRM results: -want +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nKRM results", tc.reason)
 		})
 	}
 }

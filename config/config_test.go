@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/config"
 )
@@ -58,9 +59,7 @@ func TestParse(t *testing.T) {
 		Name, Namespace, Path, Target, Dir, File string
 		Plans                                    []string
 	}{"my-zk", "data", "../operators/zookeeper", "plain", "/work/configs", "render.yaml", []string{"deploy"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Parse(valid): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "Parse(valid)")
 }
 
 func TestParseErrors(t *testing.T) {
@@ -168,9 +167,7 @@ func TestParseErrors(t *testing.T) {
 			for _, p := range ce.Problems {
 				got = append(got, problem{File: p.File, Line: p.Line, Field: p.Field})
 			}
-			if diff := cmp.Diff(tc.want.problems, got); diff != "" {
-				t.Errorf("\n%s\nParse(...): -want, +got:\n%s\n%v", tc.reason, diff, err)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.problems, got), "%s\nParse(...):\n\n%v", tc.reason, err)
 			for i, m := range tc.want.msgs {
 				if i < len(ce.Problems) && !strings.Contains(ce.Problems[i].Msg, m) {
 					t.Errorf("\n%s\nParse(...): problem %d: want message containing %q, got %q", tc.reason, i, m, ce.Problems[i].Msg)
@@ -201,9 +198,7 @@ func TestValues(t *testing.T) {
 		"MAP":        map[string]any{"k": "v"},
 		"NOTHING":    nil,
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Values(): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "Values()")
 }
 
 func TestStringNode(t *testing.T) {
@@ -214,9 +209,7 @@ func TestStringNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]any{"X": "1000000"}, got); diff != "" {
-		t.Errorf("Values() of a StringNode: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(map[string]any{"X": "1000000"}, got), "Values() of a StringNode")
 }
 
 func TestConfigErrorMessage(t *testing.T) {

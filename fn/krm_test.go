@@ -60,9 +60,7 @@ func TestKRMIdempotent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(first, second); diff != "" {
-			t.Errorf("%s: second run changed the output (-first +second):\n%s", c, diff)
-		}
+		assert.Check(t, is.DeepEqual(first, second), "%s: second run changed the output", c)
 	}
 }
 

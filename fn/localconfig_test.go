@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
 )
@@ -197,9 +199,7 @@ func TestKRMKeepsConsumedItems(t *testing.T) {
 				}
 			}
 			for _, k := range tc.same {
-				if diff := cmp.Diff(in[k], got[k]); diff != "" {
-					t.Errorf("%s\n%s changed (-in +out):\n%s", tc.reason, k, diff)
-				}
+				assert.Check(t, is.DeepEqual(in[k], got[k]), "%s\n%s changed", tc.reason, k)
 			}
 			for _, k := range tc.gone {
 				if got[k] != nil {
@@ -215,9 +215,7 @@ func TestKRMKeepsConsumedItems(t *testing.T) {
 			if err != nil {
 				t.Fatalf("second run: %v", err)
 			}
-			if diff := cmp.Diff(out, again); diff != "" {
-				t.Errorf("%s\nthe second run changed the output (-first +second):\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(out, again), "%s\nthe second run changed the output", tc.reason)
 		})
 	}
 }
@@ -272,9 +270,7 @@ func TestKRMBlockAndWholeAgree(t *testing.T) {
 		var b, w any
 		yaml.Unmarshal([]byte(block), &b)
 		yaml.Unmarshal([]byte(whole), &w)
-		if diff := cmp.Diff(b, w); diff != "" {
-			t.Errorf("%s: block and whole outputs differ (-block +whole):\n%s", c.dir, diff)
-		}
+		assert.Check(t, is.DeepEqual(b, w), "%s: block and whole outputs differ", c.dir)
 	}
 }
 
@@ -310,9 +306,7 @@ func TestMarkLocalConfig(t *testing.T) {
 			if err := yaml.Unmarshal(got, &have); err != nil {
 				t.Fatalf("%s: the result is not YAML: %v\n%s", tc.reason, err, got)
 			}
-			if diff := cmp.Diff(want, have); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(want, have), "%s", tc.reason)
 			if tc.exact != "" && string(got) != tc.exact {
 				t.Errorf("%s: got\n%s\nwant\n%s", tc.reason, got, tc.exact)
 			}
@@ -337,9 +331,7 @@ func TestKRMUpToDateStillMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(first, second); diff != "" {
-		t.Errorf("(-first +second):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(first, second))
 }
 
 // FuzzMarkLocalConfig: whatever the layout of an object, the marked text
@@ -375,8 +367,6 @@ func FuzzMarkLocalConfig(f *testing.F) {
 		if err := yaml.Unmarshal(got, &have); err != nil {
 			t.Fatalf("the result is not YAML: %v\ninput:\n%q\nresult:\n%s", err, in, got)
 		}
-		if diff := cmp.Diff(want, have); diff != "" {
-			t.Fatalf("(-want +got):\n%s\ninput:\n%q\nresult:\n%s", diff, in, got)
-		}
+		assert.Assert(t, is.DeepEqual(want, have), "input:\n%q\nresult:\n%s", in, got)
 	})
 }

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/yaml/strictyaml"
@@ -132,12 +133,8 @@ func TestReadResourceList(t *testing.T) {
 			}
 			wantItems, wantFC := decodedItems(t, []byte(tc.in))
 			gotItems, gotFC := splitItemsOf(t, rl)
-			if diff := cmp.Diff(wantItems, gotItems, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: items -whole +split:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(wantFC, gotFC); diff != "" {
-				t.Errorf("%s: functionConfig -whole +split:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(wantItems, gotItems, cmpopts.EquateEmpty()), "%s: items", tc.reason)
+			assert.Check(t, is.DeepEqual(wantFC, gotFC), "%s: functionConfig", tc.reason)
 			_, err = splitBlock([]byte(tc.in))
 			if got := err == nil; got != tc.block && err != nil && !strings.Contains(err.Error(), "block") {
 				t.Errorf("%s: split in block style: %t (%v)", tc.reason, got, err)
@@ -186,12 +183,8 @@ func FuzzReadResourceList(f *testing.F) {
 		// either decoding (go-yaml keeps it null in some contexts only).
 		whole.Items, _ = stringKeys(whole.Items).([]any)
 		gotItems, _ = stringKeys(gotItems).([]any)
-		if diff := cmp.Diff(whole.Items, gotItems, cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("items -whole +split:\n%s\ninput:\n%q", diff, in)
-		}
-		if diff := cmp.Diff(whole.FunctionConfig, gotFC); diff != "" {
-			t.Fatalf("functionConfig -whole +split:\n%s\ninput:\n%q", diff, in)
-		}
+		assert.Assert(t, is.DeepEqual(whole.Items, gotItems, cmpopts.EquateEmpty()), "items\n\ninput:\n%q", in)
+		assert.Assert(t, is.DeepEqual(whole.FunctionConfig, gotFC), "functionConfig\n\ninput:\n%q", in)
 	})
 }
 

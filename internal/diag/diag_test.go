@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -61,9 +60,7 @@ func TestDiagnosticError(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.d.Error()); diff != "" {
-				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.d.Error()), "%s", tc.reason)
 		})
 	}
 }
@@ -81,9 +78,7 @@ func TestListErr(t *testing.T) {
 	l.Add("c.yaml", 0, "", "worse")
 	err := l.Err(`cannot load framework "x"`)
 	want := "cannot load framework \"x\": 2 problems:\n  b.yaml:2: g: bad 1\n  c.yaml: worse"
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
-		t.Errorf("-want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, err.Error()))
 	if got := len(diag.From(fmt.Errorf("wrapped: %w", err))); got != 2 {
 		t.Errorf("From of a wrapped Error: %d diagnostics, want 2", got)
 	}
@@ -156,9 +151,7 @@ func TestFrom(t *testing.T) {
 			for _, d := range diag.From(tc.err) {
 				got = append(got, view{d.File, d.Field, d.Msg})
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nFrom(%v): -want +got:\n%s", tc.reason, tc.err, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nFrom(%v)", tc.reason, tc.err)
 		})
 	}
 	if a.Msg != "bad a" {
@@ -185,16 +178,12 @@ func TestInDir(t *testing.T) {
 	l.Add("", 0, "", "base/operator.yaml: is not \"operator.yaml:\" nor (operator.yaml: here)")
 	err := diag.InDir("./zk", l.Err("head"))
 	want := "head: 4 problems:\n  zk/operator.yaml:9: tasks[0]: bad\n  no file\n  /abs/x.yaml:1: absolute\n  base/operator.yaml: is not \"operator.yaml:\" nor (zk/operator.yaml: here)"
-	if diff := cmp.Diff(want, err.Error()); diff != "" {
-		t.Errorf("InDir's message names the files where they are: -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, err.Error()), "InDir's message names the files where they are")
 	var got []string
 	for _, d := range diag.From(err) {
 		got = append(got, d.File)
 	}
-	if diff := cmp.Diff([]string{"zk/operator.yaml", "", "/abs/x.yaml", ""}, got); diff != "" {
-		t.Errorf("files: -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{"zk/operator.yaml", "", "/abs/x.yaml", ""}, got), "files")
 	if l.List[0].File != "operator.yaml" {
 		t.Error("InDir changed a diagnostic of its cause")
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 
@@ -149,9 +151,7 @@ func TestKafkaToggle(t *testing.T) {
 		return out
 	}
 	on := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "true"}))
-	if diff := cmp.Diff([]string{"ConfigMap/inst-cruisecontrol-props", "Deployment/inst-cruise-control", "Service/inst-cruise-control-svc"}, on); diff != "" {
-		t.Errorf("cruise-control objects with true (-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{"ConfigMap/inst-cruisecontrol-props", "Deployment/inst-cruise-control", "Service/inst-cruise-control-svc"}, on), "cruise-control objects with true")
 	if off := cruise(renderCorpus(t, dir, map[string]any{"ENABLE_CRUISE_CONTROL": "false"})); len(off) != 0 {
 		t.Errorf("with false, got %v", off)
 	}
@@ -258,9 +258,7 @@ func TestCompatibilityWithKUDO(t *testing.T) {
 					t.Errorf("%s (template %s): missing", key, r.Template)
 					continue
 				}
-				if diff := cmp.Diff(normalise(r.Obj), got, quantities); diff != "" {
-					t.Errorf("%s (template %s) differs from KUDO (-kudo +kudo-render):\n%s", key, r.Template, diff)
-				}
+				assert.Check(t, is.DeepEqual(normalise(r.Obj), got, quantities), "%s (template %s) differs from KUDO-render)", key, r.Template)
 			}
 			for key := range ours {
 				if !seen[key] && !strings.Contains(key, "pipe") {

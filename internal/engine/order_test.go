@@ -7,7 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"sigs.k8s.io/kustomize/kyaml/resid"
 
 	"github.com/kudo-render/kudo-render/internal/engine"
@@ -121,9 +122,7 @@ func TestSort(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			items := append([]engine.Item{}, tc.items...)
 			engine.Sort(items)
-			if diff := cmp.Diff(tc.want, keys(items)); diff != "" {
-				t.Errorf("\n%s\nSort(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, keys(items)), "%s\nSort(...)", tc.reason)
 			if name == "Stable" && !items[0].Hook {
 				t.Errorf("\n%s\nSort(...): equal items were swapped", tc.reason)
 			}

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kudo-render/kudo-render/internal/source/location"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/kudo-render/kudo-render/internal/source/location"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -99,9 +100,7 @@ data:
 		{"password", "password", "A more detailed description of the parameter"},
 		{"data", "/path/to/sample/data.sql", "Storage location of sample data to load"},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("merged params (-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "merged params")
 	if res.Bundle.Name != "base" {
 		t.Errorf("an extension without a name keeps the base's: got %q", res.Bundle.Name)
 	}
@@ -117,9 +116,7 @@ func TestMergeTasksAndPlans(t *testing.T) {
 			reason:    "An extension without tasks or plans has exactly the base's, its files as base/<file>.",
 			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\n",
 			check: func(t *testing.T, b *bundle.Bundle) {
-				if diff := cmp.Diff([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("backup"))); diff != "" {
-					t.Errorf("backup task (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("backup"))), "backup task")
 				if b.Plan("deploy") == nil || b.Plan("backup") == nil {
 					t.Error("base plans not inherited")
 				}
@@ -132,12 +129,8 @@ func TestMergeTasksAndPlans(t *testing.T) {
 			reason:    "A task defined in the extension replaces the base task of that name; base/<task> still names the base's.",
 			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\ntasks:\n  backup:\n    resources: [mine.yaml]\n",
 			check: func(t *testing.T, b *bundle.Bundle) {
-				if diff := cmp.Diff([]string{"mine.yaml"}, taskFiles(b.Task("backup"))); diff != "" {
-					t.Errorf("backup (-want +got):\n%s", diff)
-				}
-				if diff := cmp.Diff([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("base/backup"))); diff != "" {
-					t.Errorf("base/backup (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"mine.yaml"}, taskFiles(b.Task("backup"))), "backup")
+				assert.Check(t, is.DeepEqual([]string{"base/backup.yaml", "base/job.yaml"}, taskFiles(b.Task("base/backup"))), "base/backup")
 				// The inherited backup plan runs the final (replaced) task.
 				if got := b.Plan("backup").Phases[0].Steps[0].Tasks; !slices.Equal(got, []string{"backup"}) {
 					t.Errorf("backup plan tasks = %v", got)
@@ -156,25 +149,19 @@ tasks:
 `,
 			check: func(t *testing.T, b *bundle.Bundle) {
 				got := b.Task("backup")
-				if diff := cmp.Diff([]string{"base/job.yaml"}, got.Resources); diff != "" {
-					t.Errorf("resources (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"base/job.yaml"}, got.Resources), "resources")
 				var patches []string
 				for _, p := range got.Patches {
 					patches = append(patches, p.Path)
 				}
-				if diff := cmp.Diff([]string{"backup.yaml", "extra.yaml"}, patches); diff != "" {
-					t.Errorf("patches (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"backup.yaml", "extra.yaml"}, patches), "patches")
 			},
 		},
 		"FromOtherTaskName": {
 			reason:    "from may name a base task of another name (KEP-0009's clear-data: from: base/init).",
 			framework: "name: ext\nversion: \"2\"\nextends: {path: ../base}\ntasks:\n  clear:\n    from: base/deploy\n    patches: [extra.yaml]\n",
 			check: func(t *testing.T, b *bundle.Bundle) {
-				if diff := cmp.Diff([]string{"base/deploy.yaml", "extra.yaml"}, taskFiles(b.Task("clear"))); diff != "" {
-					t.Errorf("clear (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"base/deploy.yaml", "extra.yaml"}, taskFiles(b.Task("clear"))), "clear")
 			},
 		},
 		"PlanFromAppendsSteps": {
@@ -194,9 +181,7 @@ plans:
 				for _, st := range b.Plan("deploy").Phases[0].Steps {
 					steps = append(steps, st.Name+":"+strings.Join(st.Tasks, ","))
 				}
-				if diff := cmp.Diff([]string{"deploy:deploy", "more:base/backup"}, steps); diff != "" {
-					t.Errorf("steps (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual([]string{"deploy:deploy", "more:base/backup"}, steps), "steps")
 			},
 		},
 		"ReplacePlan": {
@@ -407,12 +392,8 @@ func TestChainBaseMeansImmediateBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := res.Bundle
-	if diff := cmp.Diff([]string{"base/b.yaml", "base/base/deploy.yaml"}, taskFiles(b.Task("deploy"))); diff != "" {
-		t.Errorf("deploy (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"base/only.yaml"}, taskFiles(b.Task("extra"))); diff != "" {
-		t.Errorf("extra (-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{"base/b.yaml", "base/base/deploy.yaml"}, taskFiles(b.Task("deploy"))), "deploy")
+	assert.Check(t, is.DeepEqual([]string{"base/only.yaml"}, taskFiles(b.Task("extra"))), "extra")
 	if _, ok := b.Templates["base/base/job.yaml"]; !ok {
 		t.Error("a's templates are not base/base/ in c")
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/kube"
 	"github.com/kudo-render/kudo-render/internal/render/tmpl"
@@ -111,9 +113,7 @@ func TestNormalizeTypes(t *testing.T) {
 				v = c[i]
 			}
 		}
-		if diff := cmp.Diff(tc.want, v); diff != "" {
-			t.Errorf("%s: -want +got: %s", tc.reason, diff)
-		}
+		assert.Check(t, is.DeepEqual(tc.want, v), "%s", tc.reason)
 	}
 }
 
@@ -147,9 +147,7 @@ spec:
 		"templates/t.yaml: Deployment ns/d: spec.template.metadata.initializers: removed: apps/v1 Deployment has no such field (the API server refuses it with strict field validation; KUDO dropped it)",
 		"templates/t.yaml: Deployment ns/d: spec.template.spec.containers[0].imagePullPolice: removed: apps/v1 Deployment has no such field (the API server refuses it with strict field validation; KUDO dropped it)",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("-want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got))
 	data, _ := objs[0].Marshal()
 	if strings.Contains(string(data), "initializers") || strings.Contains(string(data), "imagePullPolice") || !strings.Contains(string(data), "cpu: \"1\"") {
 		t.Errorf("the fields must be gone, the rest untouched:\n%s", data)

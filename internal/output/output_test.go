@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/fs"
 
 	"github.com/kudo-render/kudo-render/internal/output"
@@ -77,9 +77,7 @@ func TestNames(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := output.Names(tc.objs)
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s", tc.reason)
 			for _, n := range got {
 				if err := output.CheckPath(n); err != nil || len(n) > output.MaxNameLen || strings.Contains(n, "/") {
 					t.Errorf("%s: unsafe name %q (%v)", tc.reason, n, err)
@@ -93,9 +91,7 @@ func TestNamesIgnoreOrder(t *testing.T) {
 	objs := []*object.Object{obj("v1", "ConfigMap", "a", "cm"), obj("v1", "Secret", "a", "cm"), obj("v1", "ConfigMap", "b", "cm")}
 	a := output.Names(objs)
 	b := output.Names([]*object.Object{objs[2], objs[0], objs[1]})
-	if diff := cmp.Diff([]string{a[2], a[0], a[1]}, b); diff != "" {
-		t.Errorf("an object's name must not depend on the order: -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{a[2], a[0], a[1]}, b), "an object's name must not depend on the order")
 }
 
 func FuzzNames(f *testing.F) {

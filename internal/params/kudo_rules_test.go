@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -80,8 +81,6 @@ func TestKUDORules(t *testing.T) {
 			t.Errorf("%s:\n  %v", tc.reason, err)
 			continue
 		}
-		if diff := cmp.Diff(tc.want, got["P"]); diff != "" {
-			t.Errorf("%s:\n  -want +got: %s", tc.reason, diff)
-		}
+		assert.Check(t, is.DeepEqual(tc.want, got["P"]), "%s", tc.reason)
 	}
 }

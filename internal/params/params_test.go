@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -609,12 +611,8 @@ func TestResolve(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got, err := Resolve(tc.args.defs, tc.args.values)
-			if diff := cmp.Diff(tc.want.violations, violations(t, err), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("\n%s\nResolve(...): -want violations, +got violations:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want.values, got); diff != "" {
-				t.Errorf("\n%s\nResolve(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.violations, violations(t, err), cmpopts.EquateEmpty()), "%s\nResolve(...)", tc.reason)
+			assert.Check(t, is.DeepEqual(tc.want.values, got), "%s\nResolve(...)", tc.reason)
 		})
 	}
 }
@@ -633,12 +631,8 @@ func TestResolveCopiesCollections(t *testing.T) {
 	got["M"].(map[string]any)["a"].([]any)[0] = "changed"
 	got["A"].([]any)[0].(map[string]any)["b"] = "changed"
 
-	if diff := cmp.Diff(map[string]any{"a": []any{"x"}}, def); diff != "" {
-		t.Errorf("changing the result changed the default: -want, +got:\n%s", diff)
-	}
-	if diff := cmp.Diff([]any{map[string]any{"b": "y"}}, user); diff != "" {
-		t.Errorf("changing the result changed the user value: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(map[string]any{"a": []any{"x"}}, def), "changing the result changed the default")
+	assert.Check(t, is.DeepEqual([]any{map[string]any{"b": "y"}}, user), "changing the result changed the user value")
 }
 
 func TestErrorString(t *testing.T) {
@@ -682,9 +676,7 @@ func TestErrorString(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.err.Error()); diff != "" {
-				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.err.Error()), "%s\nError()", tc.reason)
 		})
 	}
 }
@@ -732,9 +724,7 @@ func TestParseBool(t *testing.T) {
 			if err != nil {
 				gotErr = err.Error()
 			}
-			if diff := cmp.Diff(tc.want, want{b: b, err: gotErr}, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("\n%s\nParseBool(%#v): -want, +got:\n%s", tc.reason, tc.v, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, want{b: b, err: gotErr}, cmp.AllowUnexported(want{})), "%s\nParseBool(%#v)", tc.reason, tc.v)
 		})
 	}
 }
@@ -768,9 +758,7 @@ func TestText(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			s, ok := Text(tc.v)
-			if diff := cmp.Diff(tc.want, want{s: s, ok: ok}, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("\n%s\nText(%#v): -want, +got:\n%s", tc.reason, tc.v, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, want{s: s, ok: ok}, cmp.AllowUnexported(want{})), "%s\nText(%#v)", tc.reason, tc.v)
 		})
 	}
 }
@@ -786,7 +774,5 @@ func TestErrorDiagnostics(t *testing.T) {
 		{File: "params.yaml", Line: 4, Field: "NODES.default", Msg: `"three" is not an integer`},
 		{Field: "SIZE", Msg: `"big" is not an integer`},
 	}
-	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
-		t.Errorf("diag.From(Resolve(...)): -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, diag.From(err)), "diag.From(Resolve(...))")
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -373,9 +374,7 @@ func TestSchedule(t *testing.T) {
 				if err != nil {
 					t.Fatalf("\n%s\nSchedule(...): %v", tc.reason, err)
 				}
-				if diff := cmp.Diff(tc.want.invs, view(got)); diff != "" {
-					t.Errorf("\n%s\nSchedule(...): -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.invs, view(got)), "%s\nSchedule(...)", tc.reason)
 				return
 			}
 			var pe *plan.Error
@@ -487,13 +486,9 @@ func TestSchedulePipes(t *testing.T) {
 			if err != nil {
 				t.Fatalf("\n%s\nSchedule(...): %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.want.invs, view(got)); diff != "" {
-				t.Errorf("\n%s\nSchedule(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.invs, view(got)), "%s\nSchedule(...)", tc.reason)
 			for _, i := range got {
-				if diff := cmp.Diff(tc.want.pipes, i.Pipes); diff != "" {
-					t.Errorf("\n%s\nSchedule(...) %s: -want Pipes, +got Pipes:\n%s", tc.reason, i.Where(), diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.pipes, i.Pipes), "%s\nSchedule(...) %s", tc.reason, i.Where())
 			}
 		})
 	}
@@ -522,9 +517,7 @@ func TestArtifactName(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, plan.ArtifactName(tc.parts...)); diff != "" {
-				t.Errorf("\n%s\nArtifactName(%q): -want, +got:\n%s", tc.reason, tc.parts, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, plan.ArtifactName(tc.parts...)), "%s\nArtifactName(%q)", tc.reason, tc.parts)
 		})
 	}
 }
@@ -532,9 +525,7 @@ func TestArtifactName(t *testing.T) {
 func TestPlans(t *testing.T) {
 	mk := func(p string) *plan.Invocation { return &plan.Invocation{Plan: p} }
 	got := plan.Plans([]*plan.Invocation{mk("deploy"), mk("deploy"), mk("metrics"), mk("deploy"), mk("backup")})
-	if diff := cmp.Diff([]string{"deploy", "metrics", "backup"}, got); diff != "" {
-		t.Errorf("Plans(...): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{"deploy", "metrics", "backup"}, got), "Plans(...)")
 }
 
 func TestState(t *testing.T) {
@@ -626,9 +617,7 @@ func TestState(t *testing.T) {
 			for _, e := range s.Entries() {
 				got = append(got, entry{Name: e.Obj.Name(), V: e.Obj.String("data", "v"), Step: e.Inv.Step, Template: e.Template, Wave: e.Wave, Hook: e.Hook})
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("\n%s\nEntries(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nEntries()", tc.reason)
 			for k, want := range tc.has {
 				if got := s.Has(k); got != want {
 					t.Errorf("\n%s\nHas(%q): want %t, got %t", tc.reason, k, want, got)
@@ -700,9 +689,7 @@ func TestScheduleDependencies(t *testing.T) {
 				if err != nil {
 					t.Fatalf("\n%s\nSchedule(...): %v", tc.reason, err)
 				}
-				if diff := cmp.Diff(tc.want.invs, view(got)); diff != "" {
-					t.Errorf("\n%s\nSchedule(...): -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.invs, view(got)), "%s\nSchedule(...)", tc.reason)
 				return
 			}
 			var pe *plan.Error
@@ -745,9 +732,7 @@ func TestDependencyDiagnostics(t *testing.T) {
 		{File: "operator.yaml", Line: 9, Field: "tasks[0].spec.resourcs", Msg: `deploy.main.deps.zk: KudoOperator task "zk": unknown field "resourcs"`},
 		{File: "params.yaml", Line: 3, Field: "parameters[0].default", Msg: `deploy.main.deps.zk: KudoOperator task "zk": bad default`},
 	}
-	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
-		t.Errorf("diag.From(Schedule(...)): -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, diag.From(err)), "diag.From(Schedule(...))")
 
 	// A unit wraps the problems of its objects with every task up to the
 	// instance rendered.

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/bundle"
@@ -193,9 +194,7 @@ spec:
 				if err != nil {
 					t.Fatalf("\n%s\nTask(...): %v", tc.reason, err)
 				}
-				if diff := cmp.Diff(tc.want.objs, views(t, got)); diff != "" {
-					t.Errorf("\n%s\nTask(...): -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.objs, views(t, got)), "%s\nTask(...)", tc.reason)
 				return
 			}
 			var re *render.Error
@@ -242,9 +241,7 @@ func TestVars(t *testing.T) {
 		"Pipes":     map[string]string{},
 		"Resources": map[string]any{},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Vars(...): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "Vars(...)")
 }
 
 func TestCommon(t *testing.T) {
@@ -262,9 +259,7 @@ func TestCommon(t *testing.T) {
 		{Template: "common/a/pc.yaml", Obj: toMap(t, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: mysql-5.7}\nvalue: 1000\n")},
 		{Template: "common/z.yaml", Obj: toMap(t, "apiVersion: v1\nkind: Namespace\nmetadata: {name: mysql-shared}\n")},
 	}
-	if diff := cmp.Diff(want, views(t, got)); diff != "" {
-		t.Errorf("Common(): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, views(t, got)), "Common()")
 	// common/ sees the framework's variables only.
 	b.Common = map[string][]byte{"bad.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Name }}}\n")}
 	_, err = render.New(b, nil, render.Instance{Name: "i", Namespace: "n"}, render.Options{}).Common()
@@ -318,9 +313,7 @@ func TestPipe(t *testing.T) {
 	for _, o := range got {
 		kinds = append(kinds, o.Obj.Kind())
 	}
-	if diff := cmp.Diff([]string{"Job", "ServiceAccount", "Role", "RoleBinding"}, kinds); diff != "" {
-		t.Fatalf("Pipe(...): -want kinds, +got:\n%s", diff)
-	}
+	assert.Assert(t, is.DeepEqual([]string{"Job", "ServiceAccount", "Role", "RoleBinding"}, kinds), "Pipe(...)")
 	job := got[0]
 	if !job.Hook || job.Template != "templates/pipe-pod.yaml" {
 		t.Errorf("Pipe(...): want the Job as a hook from templates/pipe-pod.yaml, got hook %t template %q", job.Hook, job.Template)
@@ -348,9 +341,7 @@ func TestPipe(t *testing.T) {
 	}
 	containers := spec["containers"]
 	delete(spec, "containers")
-	if diff := cmp.Diff(wantSpec, spec); diff != "" {
-		t.Errorf("Job pod spec: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(wantSpec, spec), "Job pod spec")
 	cs, _ := containers.([]any)
 	if len(cs) != 1 {
 		t.Fatalf("Job: want one publisher container, got %v", containers)
@@ -359,9 +350,7 @@ func TestPipe(t *testing.T) {
 	if c["image"] != "kubectl:test" {
 		t.Errorf("publisher image: want kubectl:test, got %v", c["image"])
 	}
-	if diff := cmp.Diff([]any{map[string]any{"name": "shared-data", "mountPath": "/tmp"}}, c["volumeMounts"]); diff != "" {
-		t.Errorf("publisher mounts: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]any{map[string]any{"name": "shared-data", "mountPath": "/tmp"}}, c["volumeMounts"]), "publisher mounts")
 	script := c["command"].([]any)[2].(string)
 	for _, s := range []string{
 		"kubectl create configmap 'moo.deploy.main.genfiles.genwww.indexhtml' --namespace 'farm' --from-file='index.html=/tmp/index.html'",
@@ -372,13 +361,9 @@ func TestPipe(t *testing.T) {
 			t.Errorf("publish script: want %q in\n%s", s, script)
 		}
 	}
-	if diff := cmp.Diff(map[string]any{"labels": map[string]any{"app": "gen"}}, j.MapAt("spec", "template", "metadata")); diff != "" {
-		t.Errorf("Job pod metadata: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(map[string]any{"labels": map[string]any{"app": "gen"}}, j.MapAt("spec", "template", "metadata")), "Job pod metadata")
 	rb := got[3].Obj
-	if diff := cmp.Diff([]any{map[string]any{"kind": "ServiceAccount", "name": "moo-pipe-publisher", "namespace": "farm"}}, rb.Map["subjects"]); diff != "" {
-		t.Errorf("RoleBinding subjects: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]any{map[string]any{"kind": "ServiceAccount", "name": "moo-pipe-publisher", "namespace": "farm"}}, rb.Map["subjects"]), "RoleBinding subjects")
 	role := got[2].Obj
 	rules, _ := role.Map["rules"].([]any)
 	if len(rules) != 1 || !strings.Contains(toYAML(t, rules), "configmaps") || !strings.Contains(toYAML(t, rules), "secrets") {
@@ -543,9 +528,7 @@ func TestErrorMessage(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.err.Error()); diff != "" {
-				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.err.Error()), "%s\nError()", tc.reason)
 		})
 	}
 }
@@ -555,7 +538,5 @@ func TestErrorMessage(t *testing.T) {
 func TestPatchErrorDiagnostics(t *testing.T) {
 	err := &render.Error{Task: "app", Where: "deploy.main.app", Err: &render.PatchError{Patch: "templates/p.yaml", Err: errors.New("no resource matches")}}
 	want := []*diag.Diagnostic{{File: "templates/p.yaml", Msg: "task app in deploy.main.app: no resource matches"}}
-	if diff := cmp.Diff(want, diag.From(err)); diff != "" {
-		t.Errorf("diag.From: -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, diag.From(err)), "diag.From")
 }

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/config"
@@ -67,9 +68,7 @@ func TestPrefetchConcurrent(t *testing.T) {
 	}
 	slices.Sort(opened[:3])
 	want := []string{"apps.git@1", "bases.git@2", "deps.git@3"}
-	if diff := cmp.Diff(want, opened[:3]); diff != "" {
-		t.Errorf("prefetched (-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, opened[:3]), "prefetched")
 	if len(opened) != 5 { // then the load: the framework and its base
 		t.Errorf("opened %v; want the 3 prefetches, then the framework and the base", opened)
 	}
@@ -105,9 +104,7 @@ func TestPinnedSources(t *testing.T) {
 		got = append(got, filepath.Base(s.SourceURL())+"@"+s.SourcePin()[:1]+":"+s.SourcePath())
 	}
 	want := []string{"bases.git@2:mysql", "apps.git@1:mysql-extension", "deps.git@3:"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got))
 }
 
 // TestPinnedSourcesBounded: a lock listing many pins (commits of one

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/config"
 	"github.com/kudo-render/kudo-render/internal/adapter/argocd"
@@ -103,9 +104,7 @@ func TestAnnotate(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			decorate([]engine.Item{tc.item}, tc.target)
-			if diff := cmp.Diff(tc.want, annotations(tc.item.Obj)); diff != "" {
-				t.Errorf("\n%s\nAnnotate(...): -want annotations, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, annotations(tc.item.Obj)), "%s\nAnnotate(...)", tc.reason)
 		})
 	}
 }
@@ -140,9 +139,7 @@ func TestFluxOptions(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := &config.Config{}
 			c.Metadata.Name, c.Metadata.Namespace, c.Spec.Flux = "zk", "data", tc.spec
-			if diff := cmp.Diff(tc.want, runner.FluxOptions(c)); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, runner.FluxOptions(c)), "%s", tc.reason)
 		})
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 func TestCanonical(t *testing.T) {
@@ -89,9 +90,7 @@ func TestCanonical(t *testing.T) {
 			if err != nil {
 				gotErr = err.Error()
 			}
-			if diff := cmp.Diff(tc.want, want{JSON: string(got), Err: gotErr}); diff != "" {
-				t.Errorf("%s\nCanonical(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, want{JSON: string(got), Err: gotErr}), "%s\nCanonical(...)", tc.reason)
 		})
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/params"
@@ -112,16 +113,12 @@ func TestDefaultsAgainstTheSchema(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("\n%s\nResolveParams: %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.render, got); diff != "" {
-				t.Errorf("\n%s\nResolveParams: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.render, got), "%s\nResolveParams", tc.reason)
 			all, err := DefaultViolations(tc.bundle)
 			if err != nil {
 				t.Fatalf("\n%s\nDefaultViolations: %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.all, all); diff != "" {
-				t.Errorf("\n%s\nDefaultViolations: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.all, all), "%s\nDefaultViolations", tc.reason)
 		})
 	}
 }

@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -198,12 +199,8 @@ func TestLoadDefinitions(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got, err := LoadDefinitions(&bundle.Bundle{Definitions: tc.files})
-			if diff := cmp.Diff(tc.want.problems, problemsOf(t, err)); diff != "" {
-				t.Errorf("%s\nLoadDefinitions(...): -want problems, +got:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want.defs, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s\nLoadDefinitions(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.problems, problemsOf(t, err)), "%s\nLoadDefinitions(...)", tc.reason)
+			assert.Check(t, is.DeepEqual(tc.want.defs, got, cmpopts.EquateEmpty()), "%s\nLoadDefinitions(...)", tc.reason)
 		})
 	}
 }

@@ -3,7 +3,8 @@ package schema
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
@@ -48,9 +49,7 @@ func TestDiagnostics(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, diag.From(tc.err)); diff != "" {
-				t.Errorf("%s\ndiag.From(%v): -want +got:\n%s", tc.reason, tc.err, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, diag.From(tc.err)), "%s\ndiag.From(%v)", tc.reason, tc.err)
 		})
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -125,13 +126,9 @@ func TestHostileParamsSchemas(t *testing.T) {
 				_, paramsErr = Params(b)
 				validateErr = ValidateParams(b, map[string]any{"P": "x"})
 			})
-			if diff := cmp.Diff(tc.want, problemsOf(t, paramsErr)); diff != "" {
-				t.Errorf("%s\nParams(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, problemsOf(t, paramsErr)), "%s\nParams(...)", tc.reason)
 			// Validation refuses the schema the same way.
-			if diff := cmp.Diff(tc.want, problemsOf(t, validateErr)); diff != "" {
-				t.Errorf("%s\nValidateParams(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, problemsOf(t, validateErr)), "%s\nValidateParams(...)", tc.reason)
 		})
 	}
 }
@@ -193,9 +190,7 @@ func TestHostileDefinitions(t *testing.T) {
 			within(t, hostileTimeout, func() {
 				_, err = LoadDefinitions(&bundle.Bundle{Definitions: map[string][]byte{"t.yaml": []byte(tc.file)}})
 			})
-			if diff := cmp.Diff(tc.want, problemsOf(t, err)); diff != "" {
-				t.Errorf("%s\nLoadDefinitions(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, problemsOf(t, err)), "%s\nLoadDefinitions(...)", tc.reason)
 		})
 	}
 }
@@ -265,9 +260,7 @@ func TestHostileValidation(t *testing.T) {
 			within(t, hostileTimeout, func() {
 				err = ValidateParams(&bundle.Bundle{ParamsSchema: []byte(tc.schema)}, tc.values)
 			})
-			if diff := cmp.Diff(tc.want, violationsOf(t, err)); diff != "" {
-				t.Errorf("%s\nValidateParams(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, violationsOf(t, err)), "%s\nValidateParams(...)", tc.reason)
 		})
 	}
 }
@@ -289,7 +282,5 @@ func TestHostileResources(t *testing.T) {
 	})
 	want := []Violation{{Resource: "Topic/bomb", Pointer: "/spec", Message: fmt.Sprintf(
 		"validation stopped after %d subschema evaluations: the schema is too complex for this value (references that multiply at every level?)", BaseEvaluations+EvaluationsPerNode*52)}}
-	if diff := cmp.Diff(want, violationsOf(t, err)); diff != "" {
-		t.Errorf("Resources(exponential schema): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, violationsOf(t, err)), "Resources(exponential schema)")
 }

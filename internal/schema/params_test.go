@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"gotest.tools/v3/golden"
 
 	"github.com/kudo-render/kudo-render/bundle"
@@ -162,12 +163,8 @@ func TestParams(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got, err := Params(tc.bundle)
-			if diff := cmp.Diff(tc.want.problems, problemsOf(t, err)); diff != "" {
-				t.Errorf("%s\nParams(...): -want problems, +got:\n%s", tc.reason, diff)
-			}
-			if diff := cmp.Diff(tc.want.schema, string(got)); diff != "" {
-				t.Errorf("%s\nParams(...): -want schema, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.problems, problemsOf(t, err)), "%s\nParams(...)", tc.reason)
+			assert.Check(t, is.DeepEqual(tc.want.schema, string(got)), "%s\nParams(...)", tc.reason)
 		})
 	}
 }
@@ -278,9 +275,7 @@ func TestValidateParams(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			err := ValidateParams(tc.bundle, tc.values)
-			if diff := cmp.Diff(tc.want, violationsOf(t, err)); diff != "" {
-				t.Errorf("%s\nValidateParams(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, violationsOf(t, err)), "%s\nValidateParams(...)", tc.reason)
 		})
 	}
 }
@@ -327,8 +322,6 @@ func TestValidateParamsConcurrently(t *testing.T) {
 			{Pointer: "/NODE_COUNT", Message: "maximum: got 9, want 7"},
 			{Pointer: "/P2", Message: "is not a parameter of this package"},
 		}
-		if diff := cmp.Diff(want, violationsOf(t, <-errs)); diff != "" {
-			t.Errorf("ValidateParams(...) concurrently: -want, +got:\n%s", diff)
-		}
+		assert.Check(t, is.DeepEqual(want, violationsOf(t, <-errs)), "ValidateParams(...) concurrently")
 	}
 }

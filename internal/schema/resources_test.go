@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // resourcesYAML decodes a YAML stream of resources as an adapter would.
@@ -123,9 +124,7 @@ func TestResources(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got, err := Resources("kafka", defs, resourcesYAML(t, tc.resources...), annotatedSource)
-			if diff := cmp.Diff(tc.want.violations, violationsOf(t, err)); diff != "" {
-				t.Errorf("%s\nResources(...): -want violations, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.violations, violationsOf(t, err)), "%s\nResources(...)", tc.reason)
 			var names map[string][]string
 			if got != nil {
 				names = map[string][]string{}
@@ -136,9 +135,7 @@ func TestResources(t *testing.T) {
 					}
 				}
 			}
-			if diff := cmp.Diff(tc.want.names, names); diff != "" {
-				t.Errorf("%s\nResources(...): -want names, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.names, names), "%s\nResources(...)", tc.reason)
 		})
 	}
 }

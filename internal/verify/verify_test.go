@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -580,9 +581,7 @@ func TestBundle(t *testing.T) {
 				tc.mutate(b)
 			}
 			got := Bundle(b)
-			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("\n%s\nBundle(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got, cmpopts.EquateEmpty()), "%s\nBundle(...)", tc.reason)
 		})
 	}
 }
@@ -636,9 +635,7 @@ func TestFindingString(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.f.String()); diff != "" {
-				t.Errorf("\n%s\nString(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.f.String()), "%s\nString()", tc.reason)
 		})
 	}
 }
@@ -655,8 +652,6 @@ func TestBundleOrder(t *testing.T) {
 		warningAt("templates/extra.yaml", 0, `template "extra.yaml" is not referenced from any task`),
 	}
 	for i := 0; i < 3; i++ {
-		if diff := cmp.Diff(want, Bundle(b)); diff != "" {
-			t.Fatalf("findings are sorted by file, line and message: -want, +got:\n%s", diff)
-		}
+		assert.Assert(t, is.DeepEqual(want, Bundle(b)), "findings are sorted by file, line and message")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/bundle"
 )
@@ -107,9 +109,7 @@ func TestAnnounceValues(t *testing.T) {
 		{Name: "zones", Title: "zones", ItemType: "string", CollectionType: "array", Array: []string{"b", "c"}},
 		{Name: "labels", Title: "labels", ItemType: "string", CollectionType: "map", Map: map[string]string{"tier": "db"}},
 	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("announcement (-want +got):\n%s", d)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "announcement")
 	// A value the package refuses is shown as given, and the error says why.
 	got, err = AnnounceValues(cacheBundle(), map[string]any{"replicas": "many", "replica": "3"})
 	if got[0].String != "many" {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
@@ -254,7 +255,5 @@ func TestServedKinds(t *testing.T) {
 	}
 	slices.Sort(live)
 	slices.Sort(table)
-	if diff := cmp.Diff(live, table); diff != "" {
-		t.Errorf("served kinds differ from the server's discovery (-server +table):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(live, table), "served kinds differ from the server's discovery")
 }

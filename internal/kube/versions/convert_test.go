@@ -6,7 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
@@ -1703,16 +1704,12 @@ func TestConvert(t *testing.T) {
 					t.Errorf("refused with %s %q at %q;\nwant %q at %q", dd.Severity, dd.Msg, dd.Field, tc.err, tc.field)
 				}
 				checkResource(t, dd, in)
-				if diff := cmp.Diff(in, o.Map); diff != "" {
-					t.Errorf("refused, but changed the object (-in +now):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual(in, o.Map), "refused, but changed the object")
 			case tc.want == "":
 				if d != nil || err != nil {
 					t.Fatalf("got %v, %v; want the object untouched", d, err)
 				}
-				if diff := cmp.Diff(in, o.Map); diff != "" {
-					t.Errorf("changed the object (-in +now):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual(in, o.Map), "changed the object")
 			default:
 				if err != nil {
 					t.Fatal(err)
@@ -1721,9 +1718,7 @@ func TestConvert(t *testing.T) {
 					t.Errorf("diagnostic %#v;\nwant the info %q", d, tc.msg)
 				}
 				checkResource(t, d, in)
-				if diff := cmp.Diff(parse(t, tc.want), o.Map); diff != "" {
-					t.Errorf("converted object differs (-want +got):\n%s", diff)
-				}
+				assert.Check(t, is.DeepEqual(parse(t, tc.want), o.Map), "converted object differs")
 				checkOutput(t, o, target)
 			}
 		})
@@ -1736,9 +1731,7 @@ func checkResource(t *testing.T, d *diag.Diagnostic, in map[string]any) {
 	want := &diag.Resource{APIVersion: in["apiVersion"].(string), Kind: in["kind"].(string)}
 	want.Name, _ = mapOf(in["metadata"])["name"].(string)
 	want.Namespace, _ = mapOf(in["metadata"])["namespace"].(string)
-	if diff := cmp.Diff(want, d.Resource); diff != "" {
-		t.Errorf("resource differs (-want +got):\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, d.Resource), "resource differs")
 }
 
 // TestConvertConcurrently converts every case from several goroutines at

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/diag"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
@@ -95,9 +97,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := Versions([]*object.Object{o})
-	if diff := cmp.Diff(map[string]string{"ConfigMap/ns/c": o.String("metadata", "annotations", AnnResourceVersion)}, v); diff != "" {
-		t.Fatal(diff)
-	}
+	assert.Assert(t, is.DeepEqual(map[string]string{"ConfigMap/ns/c": o.String("metadata", "annotations", AnnResourceVersion)}, v))
 	if err := Check([]*object.Object{o}, v); err != nil {
 		t.Errorf("matching pins: %v", err)
 	}
@@ -118,7 +118,5 @@ func TestCheck(t *testing.T) {
 		"ConfigMap ns/c: resource version is " + v["ConfigMap/ns/c"] + ", pinned sha256:old (spec.expectedResourceVersions)",
 		"Secret ns/gone: pinned but not in the output (spec.expectedResourceVersions)",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("diagnostics: -want +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(want, got), "diagnostics")
 }

@@ -3,11 +3,13 @@ package enhance_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/postprocess/enhance"
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
-	"sigs.k8s.io/yaml"
 )
 
 // obj decodes a YAML object the way the renderer produces them.
@@ -268,9 +270,7 @@ metadata:
 			}
 			all = append(all, o)
 			enhance.Object(o, tc.meta, enhance.ScopesOf(all))
-			if diff := cmp.Diff(obj(t, tc.want).Map, o.Map); diff != "" {
-				t.Errorf("\n%s\nObject(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(obj(t, tc.want).Map, o.Map), "%s\nObject(...)", tc.reason)
 		})
 	}
 }

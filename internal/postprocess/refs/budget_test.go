@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 )
@@ -37,9 +38,7 @@ func TestReferencesWithinBudget(t *testing.T) {
 	if strings.Count(err.Error(), "exceeds") != 1 {
 		t.Errorf("the budget's error is reported once, got:\n%s", err)
 	}
-	if diff := cmp.Diff(before, mapsOf(objs)); diff != "" {
-		t.Errorf("objects changed on error:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual(before, mapsOf(objs)), "objects changed on error")
 	if spent := budget.Spent(limits.RenderBytes); spent > 1<<20 {
 		t.Errorf("spent %d bytes, more than the budget", spent)
 	}

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 )
 
 func TestExpandComposables(t *testing.T) {
@@ -185,12 +186,8 @@ spec: {template: {apiVersion: v1}}
 			lookup := decodeStream(t, tc.lookup)
 			before := deepCopyAll(items)
 			out, err := ExpandComposables(items, lookup, Options{})
-			if diff := cmp.Diff(tc.want.err, errClass(err)); diff != "" {
-				t.Fatalf("%s\nExpandComposables(...): -want error class, +got:\n%s\n%v", tc.reason, diff, err)
-			}
-			if diff := cmp.Diff(before, mapsOf(items)); diff != "" {
-				t.Errorf("%s\nExpandComposables(...): items changed:\n%s", tc.reason, diff)
-			}
+			assert.Assert(t, gtcmp.DeepEqual(tc.want.err, errClass(err)), "%s\nExpandComposables(...): -want error class, +got:\n\n%v", tc.reason, err)
+			assert.Check(t, gtcmp.DeepEqual(before, mapsOf(items)), "%s\nExpandComposables(...): items changed", tc.reason)
 			if err != nil {
 				for _, s := range tc.want.errContains {
 					if !strings.Contains(err.Error(), s) {
@@ -202,9 +199,7 @@ spec: {template: {apiVersion: v1}}
 				}
 				return
 			}
-			if diff := cmp.Diff(mapsOf(decodeStream(t, tc.want.out)), mapsOf(out)); diff != "" {
-				t.Errorf("%s\nExpandComposables(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(mapsOf(decodeStream(t, tc.want.out)), mapsOf(out)), "%s\nExpandComposables(...)", tc.reason)
 		})
 	}
 }

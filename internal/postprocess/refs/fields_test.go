@@ -3,7 +3,8 @@ package refs
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -512,18 +513,12 @@ func TestResolveFields(t *testing.T) {
 			lookup := decodeStream(t, world)
 			before := deepCopyAll(lookup)
 			err := Resolve(user, lookup, Options{})
-			if diff := cmp.Diff(tc.err, errClass(err)); diff != "" {
-				t.Fatalf("%s\nResolve(...): -want error class, +got:\n%s\nerror: %v", tc.reason, diff, err)
-			}
-			if diff := cmp.Diff(before, mapsOf(lookup)); diff != "" {
-				t.Errorf("%s\nResolve(...): lookup objects changed: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Assert(t, gtcmp.DeepEqual(tc.err, errClass(err)), "%s\nResolve(...): -want error class, +got:\n\nerror: %v", tc.reason, err)
+			assert.Check(t, gtcmp.DeepEqual(before, mapsOf(lookup)), "%s\nResolve(...): lookup objects changed", tc.reason)
 			if tc.err != "" {
 				return
 			}
-			if diff := cmp.Diff(tc.want, object.Get(user[0].Map, "data", "v")); diff != "" {
-				t.Errorf("%s\nResolve(...): -want value, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(tc.want, object.Get(user[0].Map, "data", "v")), "%s\nResolve(...)", tc.reason)
 		})
 	}
 }

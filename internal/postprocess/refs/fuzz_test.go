@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -96,9 +97,7 @@ data: {k: MTIz}
 
 		err := Resolve(objs, lookup, Options{Warn: func(string) {}})
 
-		if diff := cmp.Diff(beforeLookup, mapsOf(lookup)); diff != "" {
-			t.Fatalf("lookup objects changed:\n%s", diff)
-		}
+		assert.Assert(t, gtcmp.DeepEqual(beforeLookup, mapsOf(lookup)), "lookup objects changed")
 		if err != nil {
 			for _, e := range leafErrors(err) {
 				if c := errClass(e); strings.HasPrefix(c, "untyped") {
@@ -108,9 +107,7 @@ data: {k: MTIz}
 					t.Fatalf("empty error message")
 				}
 			}
-			if diff := cmp.Diff(beforeObjs, mapsOf(objs)); diff != "" {
-				t.Fatalf("objects changed although Resolve failed (%v):\n%s", err, diff)
-			}
+			assert.Assert(t, gtcmp.DeepEqual(beforeObjs, mapsOf(objs)), "objects changed although Resolve failed (%v)", err)
 			return
 		}
 		for _, o := range objs {

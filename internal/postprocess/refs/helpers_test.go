@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -105,9 +106,7 @@ func leafErrors(err error) []error {
 func TestDecodeStreamNumbers(t *testing.T) {
 	got := decodeStream(t, "a: 1\nb: 1.5\nc: y\nd: 2024-01-01\ne: '1'\n")
 	want := map[string]any{"a": int64(1), "b": 1.5, "c": "y", "d": "2024-01-01", "e": "1"}
-	if diff := cmp.Diff(want, got[0].Map); diff != "" {
-		t.Errorf("decodeStream: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual(want, got[0].Map), "decodeStream")
 }
 
 // untimestamp keeps timestamps as strings, as the renderer's decoder does.

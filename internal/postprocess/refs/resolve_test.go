@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -590,12 +591,8 @@ data: {short: thg, v: 1}
 			lookup := decodeStream(t, tc.lookup)
 			beforeObjs, beforeLookup := deepCopyAll(objs), deepCopyAll(lookup)
 			err := Resolve(objs, lookup, Options{})
-			if diff := cmp.Diff(tc.want.err, errClass(err)); diff != "" {
-				t.Fatalf("%s\nResolve(...): -want error class, +got:\n%s\nerror: %v", tc.reason, diff, err)
-			}
-			if diff := cmp.Diff(beforeLookup, mapsOf(lookup)); diff != "" {
-				t.Errorf("%s\nResolve(...): lookup objects changed: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Assert(t, gtcmp.DeepEqual(tc.want.err, errClass(err)), "%s\nResolve(...): -want error class, +got:\n\nerror: %v", tc.reason, err)
+			assert.Check(t, gtcmp.DeepEqual(beforeLookup, mapsOf(lookup)), "%s\nResolve(...): lookup objects changed", tc.reason)
 			if err != nil {
 				for _, s := range tc.want.errContains {
 					if !strings.Contains(err.Error(), s) {
@@ -605,14 +602,10 @@ data: {short: thg, v: 1}
 				if n := len(leafErrors(err)); tc.want.errCount != 0 && n != tc.want.errCount {
 					t.Errorf("%s\nResolve(...): want %d errors, got %d:\n%v", tc.reason, tc.want.errCount, n, err)
 				}
-				if diff := cmp.Diff(beforeObjs, mapsOf(objs)); diff != "" {
-					t.Errorf("%s\nResolve(...): objs changed although it failed: -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, gtcmp.DeepEqual(beforeObjs, mapsOf(objs)), "%s\nResolve(...): objs changed although it failed", tc.reason)
 				return
 			}
-			if diff := cmp.Diff(mapsOf(decodeStream(t, tc.want.objs)), mapsOf(objs)); diff != "" {
-				t.Errorf("%s\nResolve(...): -want objs, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(mapsOf(decodeStream(t, tc.want.objs)), mapsOf(objs)), "%s\nResolve(...)", tc.reason)
 		})
 	}
 }
@@ -673,9 +666,7 @@ func TestErrorMessages(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%s\nResolve(...): want an error", tc.reason)
 			}
-			if diff := cmp.Diff(tc.want, err.Error()); diff != "" {
-				t.Errorf("%s\nResolve(...): -want message, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(tc.want, err.Error()), "%s\nResolve(...)", tc.reason)
 		})
 	}
 }
@@ -771,19 +762,13 @@ data:
 			before := deepCopyAll(o)
 			var warnings []string
 			err := Resolve(o, nil, Options{FailOnSecretCopy: tc.opts, Warn: func(m string) { warnings = append(warnings, m) }})
-			if diff := cmp.Diff(tc.err, errClass(err)); diff != "" {
-				t.Fatalf("%s\nResolve(...): -want error class, +got:\n%s\n%v", tc.reason, diff, err)
-			}
-			if diff := cmp.Diff(tc.warnings, warnings); diff != "" {
-				t.Errorf("%s\nResolve(...): -want warnings, +got:\n%s", tc.reason, diff)
-			}
+			assert.Assert(t, gtcmp.DeepEqual(tc.err, errClass(err)), "%s\nResolve(...): -want error class, +got:\n\n%v", tc.reason, err)
+			assert.Check(t, gtcmp.DeepEqual(tc.warnings, warnings), "%s\nResolve(...)", tc.reason)
 			if err != nil {
 				if n := len(leafErrors(err)); n != 2 {
 					t.Errorf("%s\nwant 2 errors, got %d: %v", tc.reason, n, err)
 				}
-				if diff := cmp.Diff(before, mapsOf(o)); diff != "" {
-					t.Errorf("%s\nobjs changed although Resolve failed:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, gtcmp.DeepEqual(before, mapsOf(o)), "%s\nobjs changed although Resolve failed", tc.reason)
 				return
 			}
 			if got := object.Get(o[1].Map, "data", "pw"); got != "pass" {
@@ -817,9 +802,7 @@ spec: {list: [1, 2]}
 	}
 	got := object.Get(objs[0].Map, "data", "v").([]any)
 	got[0] = "changed"
-	if diff := cmp.Diff([]any{int64(1), int64(2)}, object.Get(objs[1].Map, "spec", "list")); diff != "" {
-		t.Errorf("the copied value shares memory with its source:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual([]any{int64(1), int64(2)}, object.Get(objs[1].Map, "spec", "list")), "the copied value shares memory with its source")
 }
 
 // TestCycleObjects reads the objects of a cycle through errors.As.
@@ -840,16 +823,8 @@ data: {y: {getValueFrom: {kind: cm, name: a, path: '{.data}'}}}
 	if !errors.As(err, &cycle) {
 		t.Fatalf("Resolve(...): want a *CycleError, got %v", err)
 	}
-	if diff := cmp.Diff([]string{"ConfigMap ns/a", "ConfigMap ns/b"}, cycle.Objects()); diff != "" {
-		t.Errorf("CycleError.Objects(): -want, +got:\n%s", diff)
-	}
-	if diff := cmp.Diff([]Ref{
-		{Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"},
-		{Object: "ConfigMap ns/b", Field: "data.y", Wanted: "{kind: cm, name: a, path: '{.data}'}"},
-		{Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"},
-	}, cycle.Refs, cmpopts.IgnoreFields(Ref{}, "Resource")); diff != "" {
-		t.Errorf("CycleError.Refs: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual([]string{"ConfigMap ns/a", "ConfigMap ns/b"}, cycle.Objects()), "CycleError.Objects()")
+	assert.Check(t, gtcmp.DeepEqual([]Ref{{Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"}, {Object: "ConfigMap ns/b", Field: "data.y", Wanted: "{kind: cm, name: a, path: '{.data}'}"}, {Object: "ConfigMap ns/a", Field: "data.x", Wanted: "{kind: cm, name: b, path: '{.data.y}'}"}}, cycle.Refs, cmpopts.IgnoreFields(Ref{}, "Resource")), "CycleError.Refs")
 	ds := cycle.Diagnostics()
 	if len(ds) != 1 || ds[0].Resource == nil || ds[0].Resource.Name != "a" || ds[0].Field != "data.x" {
 		t.Errorf("CycleError.Diagnostics(): want the first object and field, got %+v", ds)
@@ -871,9 +846,7 @@ func TestFieldPath(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, pathString(tc.path)); diff != "" {
-				t.Errorf("%s\npathString(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(tc.want, pathString(tc.path)), "%s\npathString(...)", tc.reason)
 		})
 	}
 }
@@ -895,9 +868,7 @@ func TestNumbersNormalized(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []any{int64(1), int64(2), int64(3), 0.5, float64(1 << 63)}
-	if diff := cmp.Diff(want, object.Get(user.Map, "data", "v")); diff != "" {
-		t.Errorf("Resolve(...): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual(want, object.Get(user.Map, "data", "v")), "Resolve(...)")
 }
 
 // TestSecretCopyCallback: SecretCopy is told of every field whose value
@@ -937,9 +908,7 @@ data:
 		"whole data.b64":  "aHVudGVyMmh1bnRlcjI=",
 		"chain data.json": `{"password":"hunter2hunter2","user":"orders"}`,
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("-want +got:\n%s", diff)
-	}
+	assert.Check(t, gtcmp.DeepEqual(want, got))
 }
 
 // TestTransformErrorHidesSecret: a transformer failing on a value read out

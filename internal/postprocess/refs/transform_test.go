@@ -3,7 +3,8 @@ package refs
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	gtcmp "gotest.tools/v3/assert/cmp"
 )
 
 func TestTransformers(t *testing.T) {
@@ -71,9 +72,7 @@ func TestTransformers(t *testing.T) {
 			if (err != nil) != tc.want.err {
 				t.Fatalf("%s\n%s(%v): want error %v, got %v", tc.reason, tc.name, tc.in, tc.want.err, err)
 			}
-			if diff := cmp.Diff(tc.want.out, got); diff != "" {
-				t.Errorf("%s\n%s(%v): -want, +got:\n%s", tc.reason, tc.name, tc.in, diff)
-			}
+			assert.Check(t, gtcmp.DeepEqual(tc.want.out, got), "%s\n%s(%v)", tc.reason, tc.name, tc.in)
 		})
 	}
 	for _, n := range transformerNames {

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"text/template"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // TestFunctionsInEveryPosition: a parsed template keeps only the functions
@@ -45,9 +46,7 @@ func TestFunctionsInEveryPosition(t *testing.T) {
 			if err := ref.Execute(&want, nil); err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(want.String(), string(got.Text)); d != "" {
-				t.Errorf("-text/template with every function +Render:\n%s", d)
-			}
+			assert.Check(t, is.DeepEqual(want.String(), string(got.Text)), "-text/template with every function +Render")
 		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 )
@@ -31,9 +33,7 @@ func decodeBoth(t *testing.T, text string) (parallel bool) {
 	if err != nil {
 		t.Fatalf("decoded in parts, but one pass fails: %v\n%q", err, text)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("parts differ from one pass (-one +parts):\n%s\n%q", diff, text)
-	}
+	assert.Assert(t, is.DeepEqual(want, got), "parts differ from one pass\n\n%q", text)
 	return true
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/Masterminds/sprig/v3"
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // renderedLine returns the 1-based line of the rendered text that equals
@@ -301,18 +303,14 @@ data:
 				if err != nil {
 					t.Fatalf("\n%s\nDecode(...): %v", tc.reason, err)
 				}
-				if diff := cmp.Diff(tc.want.docs, docs); diff != "" {
-					t.Errorf("\n%s\nDecode(...): -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.docs, docs), "%s\nDecode(...)", tc.reason)
 				return
 			}
 			var te *Error
 			if !errors.As(err, &te) {
 				t.Fatalf("\n%s\nDecode(...): want *tmpl.Error, got %T %v", tc.reason, err, err)
 			}
-			if diff := cmp.Diff(*tc.want.err, *te, cmpIgnoreMsg()); diff != "" {
-				t.Errorf("\n%s\nDecode(...): -want, +got:\n%s\n%v", tc.reason, diff, err)
-			}
+			assert.Check(t, is.DeepEqual(*tc.want.err, *te, cmpIgnoreMsg()), "%s\nDecode(...):\n\n%v", tc.reason, err)
 			if !strings.Contains(te.Msg, tc.want.msg) {
 				t.Errorf("\n%s\nDecode(...): want message containing %q, got %q", tc.reason, tc.want.msg, te.Msg)
 			}
@@ -368,9 +366,9 @@ func TestScalarConversion(t *testing.T) {
 				t.Fatalf("\n%s\nDecode(...): %v", tc.reason, err)
 			}
 			got := docs[0].Map["v"]
-			if diff := cmp.Diff(tc.want, got, cmp.Comparer(func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) })); diff != "" {
-				t.Errorf("\n%s\nDecode(v: %s): -want, +got:\n%s", tc.reason, tc.yaml, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got, cmp.Comparer(func(a, b float64) bool {
+				return a == b || (math.IsNaN(a) && math.IsNaN(b))
+			})), "%s\nDecode(v: %s)", tc.reason, tc.yaml)
 		})
 	}
 }
@@ -520,9 +518,7 @@ func TestToYaml(t *testing.T) {
 			if err != nil {
 				t.Fatalf("\n%s\nRender(toYaml): %v", tc.reason, err)
 			}
-			if diff := cmp.Diff(tc.want, string(out.Text)); diff != "" {
-				t.Errorf("\n%s\ntoYaml: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, string(out.Text)), "%s\ntoYaml", tc.reason)
 		})
 	}
 }
@@ -573,9 +569,7 @@ func TestExecuteErrors(t *testing.T) {
 			if !errors.As(err, &te) {
 				t.Fatalf("\n%s\nRender(...): want *tmpl.Error, got %T %v", tc.reason, err, err)
 			}
-			if diff := cmp.Diff(tc.want, *te, cmpIgnoreMsg()); diff != "" {
-				t.Errorf("\n%s\nRender(...): -want, +got:\n%s\n%v", tc.reason, diff, err)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, *te, cmpIgnoreMsg()), "%s\nRender(...):\n\n%v", tc.reason, err)
 			if !strings.Contains(te.Msg, tc.msg) || strings.Contains(te.Msg, "\n") {
 				t.Errorf("\n%s\nRender(...): want one-line message containing %q, got %q", tc.reason, tc.msg, te.Msg)
 			}
@@ -616,9 +610,7 @@ func TestParseErrors(t *testing.T) {
 			if !errors.As(err, &te) {
 				t.Fatalf("\n%s\nParse(...): want *tmpl.Error, got %T %v", tc.reason, err, err)
 			}
-			if diff := cmp.Diff(tc.want, *te, cmpIgnoreMsg()); diff != "" {
-				t.Errorf("\n%s\nParse(...): -want, +got:\n%s\n%v", tc.reason, diff, err)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, *te, cmpIgnoreMsg()), "%s\nParse(...):\n\n%v", tc.reason, err)
 			if !strings.Contains(te.Msg, tc.msg) {
 				t.Errorf("\n%s\nParse(...): want message containing %q, got %q", tc.reason, tc.msg, te.Msg)
 			}
@@ -637,9 +629,7 @@ func TestErrorString(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.err.Error()); diff != "" {
-				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.err.Error()), "%s\nError()", tc.reason)
 		})
 	}
 }
@@ -653,9 +643,7 @@ func TestTrees(t *testing.T) {
 	for _, tr := range tp.Trees() {
 		got = append(got, tr.Name)
 	}
-	if diff := cmp.Diff([]string{"a", "main", "z"}, got); diff != "" {
-		t.Errorf("Trees(): -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual([]string{"a", "main", "z"}, got), "Trees()")
 	if tp.Name() != "main" {
 		t.Errorf("Name(): want main, got %q", tp.Name())
 	}

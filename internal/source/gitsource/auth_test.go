@@ -11,9 +11,10 @@ import (
 
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	cryptossh "golang.org/x/crypto/ssh"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // sshKey returns an ed25519 private key in OpenSSH format, encrypted when
@@ -162,9 +163,7 @@ func TestAuthFromEnv(t *testing.T) {
 				}
 				return
 			}
-			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s\nAuthFromEnv: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got, cmpopts.EquateEmpty()), "%s\nAuthFromEnv", tc.reason)
 		})
 	}
 }
@@ -280,9 +279,7 @@ func TestAuthMethod(t *testing.T) {
 			if m == nil {
 				got = nil
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nmethod(%s): -want, +got:\n%s", tc.reason, tc.url, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nmethod(%s)", tc.reason, tc.url)
 		})
 	}
 }

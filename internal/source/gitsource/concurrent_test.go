@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
@@ -70,9 +72,7 @@ func TestConcurrentOpen(t *testing.T) {
 				if errs[i] != nil {
 					t.Fatalf("%s\nOpen #%d: %v", tc.reason, i, errs[i])
 				}
-				if diff := cmp.Diff(files2, got[i]); diff != "" {
-					t.Errorf("%s\nOpen #%d: -want, +got:\n%s", tc.reason, i, diff)
-				}
+				assert.Check(t, is.DeepEqual(files2, got[i]), "%s\nOpen #%d", tc.reason, i)
 			}
 			if f := fx.srv.Fetches(); f != 1 {
 				t.Errorf("%s\n%d fetches, want 1", tc.reason, f)
@@ -180,9 +180,7 @@ func TestDeepHistory(t *testing.T) {
 				t.Fatalf("%s\nOpen: %v, want %q", tc.reason, err, tc.msg)
 			}
 			if err == nil {
-				if diff := cmp.Diff(map[string]string{"n.yaml": tc.want}, readFiles(t, fsys)); diff != "" {
-					t.Errorf("%s\nOpen: -want, +got:\n%s", tc.reason, diff)
-				}
+				assert.Check(t, is.DeepEqual(map[string]string{"n.yaml": tc.want}, readFiles(t, fsys)), "%s\nOpen", tc.reason)
 			}
 			if n := srv.Fetches(); n != tc.fetches {
 				t.Errorf("%s\nOpen: %d fetches, want %d", tc.reason, n, tc.fetches)

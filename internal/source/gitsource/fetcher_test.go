@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
@@ -157,9 +159,7 @@ func TestOpen(t *testing.T) {
 				t.Fatalf("%s\nOpen(%+v): %s", tc.reason, tc.ref, msg)
 			}
 			if err == nil {
-				if diff := cmp.Diff(tc.want.files, readFiles(t, fsys)); diff != "" {
-					t.Errorf("%s\nOpen(%+v): files -want, +got:\n%s", tc.reason, tc.ref, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want.files, readFiles(t, fsys)), "%s\nOpen(%+v): files", tc.reason, tc.ref)
 			}
 			if diff := cmp.Diff(tc.want.res, res); diff != "" && err == nil {
 				t.Errorf("%s\nOpen(%+v): Resolved -want, +got:\n%s", tc.reason, tc.ref, diff)
@@ -215,9 +215,7 @@ func TestResolve(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s\nResolve(%+v): %v", tc.reason, tc.ref, err)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\nResolve(%+v): -want, +got:\n%s", tc.reason, tc.ref, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, got), "%s\nResolve(%+v)", tc.reason, tc.ref)
 			if n := fx.srv.Requests(); n != tc.requests {
 				t.Errorf("%s\nResolve(%+v): %d requests, want %d", tc.reason, tc.ref, n, tc.requests)
 			}
@@ -263,9 +261,7 @@ func TestMovedBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(files2, readFiles(t, fsys)); diff != "" {
-		t.Errorf("Open of the old commit: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(files2, readFiles(t, fsys)), "Open of the old commit")
 	if n := fx.srv.Requests(); n != 0 {
 		t.Errorf("Open of the cached old commit: %d requests, want 0", n)
 	}
@@ -333,9 +329,7 @@ func TestCacheHits(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s\nOpen(%+v): %v", tc.reason, tc.ref, err)
 			}
-			if diff := cmp.Diff(tc.want, readFiles(t, fsys)); diff != "" {
-				t.Errorf("%s\nOpen(%+v): -want, +got:\n%s", tc.reason, tc.ref, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, readFiles(t, fsys)), "%s\nOpen(%+v)", tc.reason, tc.ref)
 			if n := fx.srv.Requests(); n != tc.requests {
 				t.Errorf("%s\nOpen(%+v): %d requests (%v), want %d", tc.reason, tc.ref, n, fx.srv.Log(), tc.requests)
 			}
@@ -497,9 +491,7 @@ func TestAuth(t *testing.T) {
 				}
 				return
 			}
-			if diff := cmp.Diff(files2, readFiles(t, fsys)); diff != "" {
-				t.Errorf("%s\nOpen: -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(files2, readFiles(t, fsys)), "%s\nOpen", tc.reason)
 			if res.URL != fx.repo.URL() {
 				t.Errorf("%s\nOpen: Resolved.URL = %q, want the scrubbed %q", tc.reason, res.URL, fx.repo.URL())
 			}
@@ -800,9 +792,7 @@ func TestLocalRepository(t *testing.T) {
 				t.Fatalf("%s\nOpen(%+v): %v, want kind %v", tc.reason, tc.ref, err, tc.kind)
 			}
 			if err == nil {
-				if diff := cmp.Diff(tc.want, readFiles(t, fsys)); diff != "" {
-					t.Errorf("%s\nOpen(%+v): -want, +got:\n%s", tc.reason, tc.ref, diff)
-				}
+				assert.Check(t, is.DeepEqual(tc.want, readFiles(t, fsys)), "%s\nOpen(%+v)", tc.reason, tc.ref)
 			}
 		})
 	}

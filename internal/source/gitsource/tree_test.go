@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 )
@@ -130,9 +131,7 @@ func TestSymlinks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s\nOpen(%+v): %v", tc.reason, ref, err)
 			}
-			if diff := cmp.Diff(tc.want, readFiles(t, fsys)); diff != "" {
-				t.Errorf("%s\nOpen(%+v): -want, +got:\n%s", tc.reason, ref, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, readFiles(t, fsys)), "%s\nOpen(%+v)", tc.reason, ref)
 		})
 	}
 }
@@ -183,9 +182,7 @@ func TestSubmodulesAreNotFetched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{"operator.yaml": "name: app\n"}, readFiles(t, fsys)); diff != "" {
-		t.Errorf("Open of a repository with a submodule: -want, +got:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(map[string]string{"operator.yaml": "name: app\n"}, readFiles(t, fsys)), "Open of a repository with a submodule")
 	if n := srv.RequestsFor("org/lib"); n != 0 {
 		t.Errorf("the submodule's repository got %d requests, want 0", n)
 	}

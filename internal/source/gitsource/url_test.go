@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 func TestValidateURL(t *testing.T) {
@@ -99,9 +100,7 @@ func TestScrub(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Scrub(tc.in)); diff != "" {
-				t.Errorf("%s\nScrub(%q): -want, +got:\n%s", tc.reason, tc.in, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, Scrub(tc.in)), "%s\nScrub(%q)", tc.reason, tc.in)
 		})
 	}
 }

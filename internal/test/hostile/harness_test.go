@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/test/kubetest"
 )
@@ -178,9 +179,7 @@ func runCases(t *testing.T, cases map[string]hostileCase) {
 				return
 			}
 			checkRefused(t, tc, r)
-			if diff := cmp.Diff(before, snapshot(t, out)); diff != "" {
-				t.Errorf("%s\n--output-dir changed (-before +after):\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(before, snapshot(t, out)), "%s\n--output-dir changed", tc.reason)
 		})
 	}
 }

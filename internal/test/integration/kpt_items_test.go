@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // The files of a kpt package the user keeps in git: a KUDO Instance, a
@@ -128,9 +129,7 @@ func TestKptKeepsInputItems(t *testing.T) {
 					t.Errorf("kpt %s deleted %s", c.name, f)
 					continue
 				}
-				if diff := cmp.Diff(withLocalConfig(decodeYAML(t, kptItemFiles[f])), decodeYAML(t, got)); diff != "" {
-					t.Errorf("%s is not what it was plus local-config (-want +got):\n%s", f, diff)
-				}
+				assert.Check(t, is.DeepEqual(withLocalConfig(decodeYAML(t, kptItemFiles[f])), decodeYAML(t, got)), "%s is not what it was plus local-config", f)
 			}
 			if !strings.Contains(first["instance.yaml"], "# busy season") {
 				t.Errorf("instance.yaml lost its comment:\n%s", first["instance.yaml"])
@@ -144,9 +143,7 @@ func TestKptKeepsInputItems(t *testing.T) {
 			if _, errs, err := run(t, dir, nil, kpt, c.args...); err != nil {
 				t.Fatalf("second kpt %s: %v\n%s", strings.Join(c.args, " "), err, errs)
 			}
-			if diff := cmp.Diff(first, snapshot(t, dir)); diff != "" {
-				t.Errorf("the second run changed the package (-first +second):\n%s", diff)
-			}
+			assert.Check(t, is.DeepEqual(first, snapshot(t, dir)), "the second run changed the package")
 		})
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	yamlv2 "go.yaml.in/yaml/v2"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // trickyStrings are scalars at the edges of go-yaml's rules: words YAML
@@ -116,9 +117,7 @@ func checkEmit(t *testing.T, v any) bool {
 	if err != nil {
 		t.Fatalf("go-yaml fails (%v) where emit writes:\n%s", err, got)
 	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Fatalf("-go-yaml +emit:\n%s", diff)
-	}
+	assert.Assert(t, is.DeepEqual(string(want), string(got)), "-go")
 	return true
 }
 

@@ -5,8 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 func TestJSON(t *testing.T) {
@@ -30,9 +31,7 @@ func TestJSON(t *testing.T) {
 		t.Run(c.reason, func(t *testing.T) {
 			want, wantErr := json.Marshal(c.v)
 			got, gotErr := JSON(c.v)
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("-encoding/json +JSON:\n%s", diff)
-			}
+			assert.Check(t, is.DeepEqual(string(want), string(got)), "-encoding/json +JSON")
 			if (wantErr == nil) != (gotErr == nil) {
 				t.Errorf("error %v, encoding/json's %v", gotErr, wantErr)
 			}

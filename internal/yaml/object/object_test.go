@@ -3,7 +3,8 @@ package object_test
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/yaml/object"
 )
@@ -40,9 +41,7 @@ func TestAccessors(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.got); diff != "" {
-				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.got), "%s", tc.reason)
 		})
 	}
 }
@@ -91,9 +90,7 @@ func TestSetters(t *testing.T) {
 			if ok := tc.do(o); ok != tc.ok {
 				t.Errorf("\n%s\nwant ok %t, got %t", tc.reason, tc.ok, ok)
 			}
-			if diff := cmp.Diff(tc.want, o.Map); diff != "" {
-				t.Errorf("\n%s\n-want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, o.Map), "%s", tc.reason)
 		})
 	}
 }
@@ -137,9 +134,7 @@ metadata:
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("\n%s\nStream(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, string(got)), "%s\nStream(...)", tc.reason)
 		})
 	}
 	bad := object.New(map[string]any{"kind": "X", "metadata": map[string]any{"name": "n"}, "f": func() {}})
@@ -154,9 +149,7 @@ func TestDeepCopy(t *testing.T) {
 	b := a.DeepCopy()
 	object.SetStrings(b.Map, map[string]string{"new": "1"}, "metadata", "labels")
 	b.Map["list"].([]any)[0].(map[string]any)["x"] = "2"
-	if diff := cmp.Diff(map[string]any{"a": "b"}, a.MapAt("metadata", "labels")); diff != "" {
-		t.Errorf("DeepCopy: the copy shares labels with the original:\n%s", diff)
-	}
+	assert.Check(t, is.DeepEqual(map[string]any{"a": "b"}, a.MapAt("metadata", "labels")), "DeepCopy: the copy shares labels with the original")
 	if got := a.Map["list"].([]any)[0].(map[string]any)["x"]; got != "1" {
 		t.Errorf("DeepCopy: the copy shares lists with the original, x = %v", got)
 	}

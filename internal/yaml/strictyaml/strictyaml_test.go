@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 )
@@ -232,9 +233,7 @@ flat: an inlined struct's key
 			if ok != tc.want.ok {
 				t.Errorf("\n%s\nDecode(...): want ok %t, got %t (%v)", tc.reason, tc.want.ok, ok, p.List)
 			}
-			if diff := cmp.Diff(tc.want.problems, views(p.List)); diff != "" {
-				t.Errorf("\n%s\nDecode(...): -want problems, +got problems:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.problems, views(p.List)), "%s\nDecode(...)", tc.reason)
 			for i, m := range tc.want.msgs {
 				if i < len(p.List) && !strings.Contains(p.List[i].Msg, m) {
 					t.Errorf("\n%s\nDecode(...): problem %d: want message containing %q, got %q", tc.reason, i, m, p.List[i].Msg)
@@ -292,9 +291,7 @@ func TestParse(t *testing.T) {
 			if n != nil && n.Kind != tc.want.kind {
 				t.Errorf("\n%s\nParse(...): want kind %v, got %v", tc.reason, tc.want.kind, n.Kind)
 			}
-			if diff := cmp.Diff(tc.want.problems, views(p.List)); diff != "" {
-				t.Errorf("\n%s\nParse(...): -want problems, +got problems:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.problems, views(p.List)), "%s\nParse(...)", tc.reason)
 			if tc.want.msg != "" && len(p.List) > 0 {
 				if strings.HasPrefix(p.List[0].Msg, "yaml:") || !strings.Contains(p.List[0].Msg, tc.want.msg) {
 					t.Errorf("\n%s\nParse(...): want message containing %q without yaml: prefix, got %q", tc.reason, tc.want.msg, p.List[0].Msg)
@@ -406,9 +403,7 @@ func TestValue(t *testing.T) {
 			if (err != nil) != tc.want.err {
 				t.Errorf("\n%s\nValue(...): want error %t, got %v", tc.reason, tc.want.err, err)
 			}
-			if diff := cmp.Diff(tc.want.v, got); diff != "" {
-				t.Errorf("\n%s\nValue(...): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want.v, got), "%s\nValue(...)", tc.reason)
 		})
 	}
 }
@@ -437,9 +432,7 @@ func TestProblemError(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tc.p.Error()); diff != "" {
-				t.Errorf("\n%s\nError(): -want, +got:\n%s", tc.reason, diff)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, tc.p.Error()), "%s\nError()", tc.reason)
 		})
 	}
 }
@@ -662,9 +655,7 @@ func TestParseAsGoYAML(t *testing.T) {
 		if got == nil || len(p.List) > 0 {
 			t.Fatalf("%q: %v", data, p.List)
 		}
-		if diff := cmp.Diff(nodeText(doc.Content[0]), nodeText(got)); diff != "" {
-			t.Errorf("%q: -go-yaml +Parse:\n%s", data, diff)
-		}
+		assert.Check(t, is.DeepEqual(nodeText(doc.Content[0]), nodeText(got)), "%q: -go", data)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 )
 
 // offsetOf is the byte offset of a 1-based line and column (in
@@ -190,9 +192,7 @@ func TestCheckText(t *testing.T) {
 		{"a leading byte order mark is not a column", "\ufeffa: \x00", &TextError{Offset: 6, Line: 1, Column: 4, What: "a NUL byte"}},
 	} {
 		got := CheckText([]byte(tc.text))
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s: CheckText(%q): -want +got:\n%s", tc.reason, tc.text, diff)
-		}
+		assert.Check(t, is.DeepEqual(tc.want, got), "%s: CheckText(%q)", tc.reason, tc.text)
 	}
 }
 

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kudo-render/kudo-render/internal/engine"
@@ -217,9 +218,7 @@ func TestCompare(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(tc.want, summary(r)); d != "" {
-				t.Errorf("%s\n-want +got:\n%s", tc.reason, d)
-			}
+			assert.Check(t, is.DeepEqual(tc.want, summary(r)), "%s", tc.reason)
 			if r.HasChanges() != tc.changes {
 				t.Errorf("HasChanges() = %t, want %t", r.HasChanges(), tc.changes)
 			}
@@ -257,9 +256,7 @@ func TestLongStringLineByLine(t *testing.T) {
 		got = append(got, l.String())
 	}
 	want := []string{"  …", "  line 18", "  line 19", "- line 20", "+ line twenty", "  line 21", "  line 22", "  …"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("-want +got:\n%s", d)
-	}
+	assert.Check(t, is.DeepEqual(want, got))
 }
 
 // TestLinesLongTexts: texts too long for Myers' algorithm are compared
@@ -272,9 +269,7 @@ func TestLinesLongTexts(t *testing.T) {
 		got = append(got, l.String())
 	}
 	want := []string{"  …", "  x", "- old", "+ new", "  y", "  …"}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("-want +got:\n%s", d)
-	}
+	assert.Check(t, is.DeepEqual(want, got))
 }
 
 func TestParseRule(t *testing.T) {
@@ -366,9 +361,7 @@ func TestSimpleAgreesWithDyff(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := Simple{}.Changes(a.Obj, b.Obj)
-		if diff := cmp.Diff(d, s); diff != "" {
-			t.Errorf("%q → %q: -dyff +simple:\n%s", p[0], p[1], diff)
-		}
+		assert.Check(t, is.DeepEqual(d, s), "%q → %q", p[0], p[1])
 	}
 }
 
@@ -390,9 +383,7 @@ func TestLongListsCompared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff([]string{"changed X x | changed spec.hosts[2500]=v2500->changed"}, summary(r)); d != "" {
-		t.Error(d)
-	}
+	assert.Check(t, is.DeepEqual([]string{"changed X x | changed spec.hosts[2500]=v2500->changed"}, summary(r)))
 }
 
 // TestBodyKeepsTemplateAnnotations: an added object's body leaves out
