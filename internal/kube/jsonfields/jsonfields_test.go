@@ -23,7 +23,9 @@ type hidden struct {
 }
 
 type (
-	withInline   struct{ Meta `json:",inline"` }
+	withInline struct {
+		Meta `json:",inline"`
+	}
 	withUntagged struct {
 		Meta
 		Kind string `json:"kind"`
