@@ -16,7 +16,7 @@ import (
 func TestValidationWarningsAreNotRefusals(t *testing.T) {
 	pkg := func(extra string) fstest.MapFS {
 		return fstest.MapFS{
-			"framework.yaml": {Data: []byte("name: p\nversion: \"1\"\ntasks:\n  all: {resources: [p.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n")},
+			"framework.yaml":   {Data: []byte("name: p\nversion: \"1\"\ntasks:\n  all: {resources: [p.yaml]}\nplans:\n  deploy:\n    steps:\n      - {name: all, tasks: [all]}\n")},
 			"templates/p.yaml": {Data: []byte("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 2147483648\n" + extra)},
 		}
 	}
