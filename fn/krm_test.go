@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -83,9 +82,7 @@ func TestKRMProcessedUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second != edited {
-		t.Errorf("processed objects were changed:\n%s", cmp.Diff(edited, second))
-	}
+	assert.Check(t, is.Equal(edited, second), "processed objects were changed")
 	// A different input (another parameter value) renders again.
 	changed := strings.Replace(edited, `params: {replicas: "3"}`, `params: {replicas: "4"}`, 1)
 	third, err := runKRM(t, dir, []byte(changed))
@@ -102,9 +99,7 @@ func TestKRMProcessedUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fourth != first {
-		t.Errorf("the deleted Service was not rendered again:\n%s", cmp.Diff(first, fourth))
-	}
+	assert.Check(t, is.Equal(first, fourth), "the deleted Service was not rendered again")
 }
 
 // withoutItem removes from a ResourceList's text the item (a top-level
