@@ -6,22 +6,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
 	"sigs.k8s.io/yaml"
 )
 
-// sigsDiff says how marshal(v) differs from sigs.k8s.io/yaml.Marshal(v),
-// in its bytes or in failing; "" when they agree.
-func sigsDiff(v any) string {
-	want, werr := yaml.Marshal(v)
-	got, gerr := marshal(v)
-	if (werr != nil) != (gerr != nil) {
-		return fmt.Sprintf("errors differ: sigs.k8s.io/yaml %v, marshal %v", werr, gerr)
+// checkAsSigsYAML checks that marshal(v) gives the very bytes of
+// sigs.k8s.io/yaml.Marshal(v), or fails where it fails; what names v in
+// the failure.
+func checkAsSigsYAML(t *testing.T, what string, v any) bool {
+	t.Helper()
+	sigsYAML, sigsErr := yaml.Marshal(v)
+	marshalled, err := marshal(v)
+	if (sigsErr == nil) != (err == nil) {
+		return assert.Check(t, func() is.Result {
+			return is.ResultFailure(fmt.Sprintf("errors differ: sigs.k8s.io/yaml %v, marshal %v", sigsErr, err))
+		}, what)
 	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		return "-sigs.k8s.io/yaml +marshal:\n" + diff
-	}
-	return ""
+	return assert.Check(t, is.Equal(string(sigsYAML), string(marshalled)), "%s: -sigs.k8s.io/yaml +marshal", what)
 }
 
 // TestMarshalAsSigsYAML: Marshal gives the very bytes of
@@ -47,9 +49,7 @@ func TestMarshalAsSigsYAML(t *testing.T) {
 	}
 	for name, v := range cases {
 		t.Run(name, func(t *testing.T) {
-			if d := sigsDiff(v); d != "" {
-				t.Error(d)
-			}
+			checkAsSigsYAML(t, name, v)
 		})
 	}
 	for _, bad := range []any{math.NaN(), math.Inf(1), map[string]any{"x": math.Inf(-1)}} {
@@ -65,8 +65,8 @@ func FuzzMarshalAsSigsYAML(f *testing.F) {
 	f.Add("a\xff", "\x00", 1e21, int64(1)<<62, true)
 	f.Fuzz(func(t *testing.T, k, s string, fl float64, i int64, b bool) {
 		v := map[string]any{k: s, "f": fl, "i": i, "b": b, "l": []any{s, fl, map[string]any{k: i}}}
-		if d := sigsDiff(v); d != "" {
-			t.Fatal(d)
+		if !checkAsSigsYAML(t, "the fuzzed value", v) {
+			t.FailNow()
 		}
 	})
 }
@@ -81,9 +81,7 @@ func TestMarshalLongKeys(t *testing.T) {
 		strings.Repeat("\x01", 170) + "ab", strings.Repeat("\x01", 170) + "abc", strings.Repeat("\xff", 1023), strings.Repeat("\xff", 170) + "ab", strings.Repeat("\xff", 170) + "abc",
 	} {
 		v := map[string]any{"x": []any{map[string]any{k: 1}}}
-		if d := sigsDiff(v); d != "" {
-			t.Errorf("key of %d bytes: %s", len(k), d)
-		}
+		checkAsSigsYAML(t, fmt.Sprintf("key of %d bytes", len(k)), v)
 	}
 }
 
@@ -98,9 +96,7 @@ func TestMarshalNEL(t *testing.T) {
 		"\u0085---\u0085", "\u0085----", "a\u0085\u0085--- ", "x\u2028\u0085y",
 	} {
 		for _, v := range []any{s, map[string]any{"k": s}, map[string]any{s: 1}, []any{s}} {
-			if d := sigsDiff(v); d != "" {
-				t.Errorf("%q: %s", v, d)
-			}
+			checkAsSigsYAML(t, fmt.Sprintf("%q", v), v)
 		}
 	}
 }
