@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -137,9 +136,7 @@ func TestChildProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(files2, readFiles(t, fsys)); diff != "" {
-		t.Fatal(fmt.Sprintf("-want, +got:\n%s", diff))
-	}
+	assert.Assert(t, is.DeepEqual(files2, readFiles(t, fsys)), "Open in a child process: files")
 }
 
 func TestDeepHistory(t *testing.T) {

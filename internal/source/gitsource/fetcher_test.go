@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -160,9 +159,7 @@ func TestOpen(t *testing.T) {
 			}
 			if err == nil {
 				assert.Check(t, is.DeepEqual(tc.want.files, readFiles(t, fsys)), "%s\nOpen(%+v): files", tc.reason, tc.ref)
-			}
-			if diff := cmp.Diff(tc.want.res, res); diff != "" && err == nil {
-				t.Errorf("%s\nOpen(%+v): Resolved -want, +got:\n%s", tc.reason, tc.ref, diff)
+				assert.Check(t, is.DeepEqual(tc.want.res, res), "%s\nOpen(%+v): Resolved", tc.reason, tc.ref)
 			}
 			if got := w.all(); tc.want.warn == "" && got != "" || !strings.Contains(got, tc.want.warn) {
 				t.Errorf("%s\nOpen(%+v): warnings %q, want %q", tc.reason, tc.ref, got, tc.want.warn)
@@ -237,9 +234,8 @@ func TestMovedBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(files2, readFiles(t, fsys)); diff != "" || res.Commit != fx.c2 {
-		t.Fatalf("first Open: commit %s, files -want, +got:\n%s", res.Commit, diff)
-	}
+	assert.Assert(t, is.Equal(res.Commit, fx.c2), "first Open: commit")
+	assert.Assert(t, is.DeepEqual(files2, readFiles(t, fsys)), "first Open: files")
 
 	c3 := fx.repo.Commit("v3", map[string]string{"mysql/framework.yaml": "version: 3\n"})
 	fx.srv.Reset()
@@ -248,9 +244,8 @@ func TestMovedBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	want3 := map[string]string{"framework.yaml": "version: 3\n", "templates/deploy.yaml": deploy}
-	if diff := cmp.Diff(want3, readFiles(t, fsys)); diff != "" || res.Commit != c3 {
-		t.Errorf("Open after the branch moved: commit %s (want %s), files -want, +got:\n%s", res.Commit, c3, diff)
-	}
+	assert.Check(t, is.Equal(res.Commit, c3), "Open after the branch moved: commit")
+	assert.Check(t, is.DeepEqual(want3, readFiles(t, fsys)), "Open after the branch moved: files")
 	if n := fx.srv.Fetches(); n != 1 {
 		t.Errorf("Open after the branch moved: %d fetches, want 1", n)
 	}
@@ -403,9 +398,8 @@ func TestOffline(t *testing.T) {
 				t.Fatalf("%s\nOpen(%+v): %s", tc.reason, tc.ref, msg)
 			}
 			if err == nil {
-				if diff := cmp.Diff(tc.want, readFiles(t, fsys)); diff != "" || res.Commit != tc.commit {
-					t.Errorf("%s\nOpen(%+v): commit %s, files -want, +got:\n%s", tc.reason, tc.ref, res.Commit, diff)
-				}
+				assert.Check(t, is.Equal(res.Commit, tc.commit), "%s\nOpen(%+v): commit", tc.reason, tc.ref)
+				assert.Check(t, is.DeepEqual(tc.want, readFiles(t, fsys)), "%s\nOpen(%+v): files", tc.reason, tc.ref)
 			}
 			if !strings.Contains(w.all(), tc.warn) {
 				t.Errorf("%s\nOpen(%+v): warnings %q, want %q", tc.reason, tc.ref, w.all(), tc.warn)
