@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -65,9 +64,9 @@ func TestEnvTypo(t *testing.T) {
 	if s == nil {
 		t.Fatal("no settings with the error: the announcement could not list the parameters")
 	}
-	if s.Name != "sessions" || s.Params["memory"] != "1Gi" || !cmp.Equal(s.Plans, []string{"deploy"}) {
-		t.Errorf("the rest of the environment was not read: %+v", s)
-	}
+	assert.Check(t, is.Equal(s.Name, "sessions"), "the rest of the environment was not read: %+v", s)
+	assert.Check(t, is.Equal(s.Params["memory"], "1Gi"), "the rest of the environment was not read: %+v", s)
+	assert.Check(t, is.DeepEqual([]string{"deploy"}, s.Plans), "the rest of the environment was not read: %+v", s)
 }
 
 // TestParamEnvTypo: PARAM_* names of unknown parameters get a suggestion,

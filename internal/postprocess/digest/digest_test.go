@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 
@@ -48,9 +47,7 @@ func TestObject(t *testing.T) {
 			if (a == b) != tc.same || !strings.HasPrefix(b, "sha256:") || len(b) != 71 {
 				t.Errorf("%s: %s vs %s", tc.reason, a, b)
 			}
-			if !cmp.Equal(before.Map, tc.obj.Map) {
-				t.Errorf("%s: Object changed the object", tc.reason)
-			}
+			assert.Check(t, is.DeepEqual(before.Map, tc.obj.Map), "%s: Object changed the object", tc.reason)
 		})
 	}
 }

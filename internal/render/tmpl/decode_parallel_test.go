@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.yaml.in/yaml/v3"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
@@ -56,9 +56,7 @@ func checkDocLines(t *testing.T, text string, docs []Doc) {
 	for i, d := range docs {
 		got[i] = d.Line
 	}
-	if len(got)+len(lines) > 0 && !cmp.Equal(got, lines) {
-		t.Fatalf("documents start at lines %v, go-yaml says %v\n%q", got, lines, text)
-	}
+	assert.Assert(t, is.DeepEqual(lines, got, cmpopts.EquateEmpty()), "the lines documents start at: -go-yaml +decoded\n%q", text)
 }
 
 // TestDecodeParallel: documents cut at their markers decode as in one
