@@ -474,9 +474,9 @@ type state struct {
 	uid string
 	// written is the object as its writers (not its status's) left it,
 	// for kinds without a generation.
-	written string
-	generation           int64
-	storage              string // a claim's requested size
+	written    string
+	generation int64
+	storage    string // a claim's requested size
 }
 
 // snapshot reads the live state of the render's objects and of every
