@@ -30,6 +30,12 @@ type Options struct {
 	// Latency delays every request, as a remote host's round trip would
 	// (benchmarks of concurrent fetches).
 	Latency time.Duration
+	// Trickle, when set, makes a hung request (see [Server.Stall]) look
+	// alive: it is answered 200 and sent one byte every Trickle of a
+	// pkt-line that never ends, as a busy server sends progress and never
+	// the refs or the pack. A client's idle timeout (--git-idle-timeout)
+	// never fires on it: only a bound on the whole operation ends it.
+	Trickle time.Duration
 }
 
 // Request is one HTTP request the server received.
@@ -59,12 +65,14 @@ type Server struct {
 	home string
 	http *httptest.Server
 
-	mu       sync.Mutex
-	user     string
-	pass     string
-	stalled  bool
-	stop     chan struct{}
-	requests []Request
+	mu      sync.Mutex
+	user    string
+	pass    string
+	stalled bool
+	// stalledFetches hangs pack transfers only (StallFetches).
+	stalledFetches bool
+	stop           chan struct{}
+	requests       []Request
 }
 
 // GitBinary returns the path of the git binary, or skips the test when git is
@@ -103,13 +111,10 @@ func NewServer(t testing.TB, opts Options) *Server {
 		s.mu.Lock()
 		s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Service: r.URL.Query().Get("service"),
 			Authorization: r.Header.Get("Authorization")})
-		user, pass, stalled := s.user, s.pass, s.stalled
+		user, pass, stalled := s.user, s.pass, s.stalled || s.stalledFetches && s.requests[len(s.requests)-1].IsFetch()
 		s.mu.Unlock()
 		if stalled {
-			select { // a hung server: nothing, until the client gives up
-			case <-r.Context().Done():
-			case <-s.stop:
-			}
+			s.hang(w, r, opts.Trickle)
 			return
 		}
 		if user != "" || pass != "" {
@@ -152,11 +157,55 @@ func (s *Server) RequireAuth(user, pass string) {
 
 // Stall makes the server hang: it accepts every request and sends
 // nothing until the client gives up (or the test ends), as a hung git
-// server does. Stall(false) serves again.
+// server does; with Options.Trickle, it sends a byte now and then and
+// never the answer. Stall(false) serves again.
 func (s *Server) Stall(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.stalled = on
+}
+
+// StallFetches makes the server hang on pack transfers only (as
+// [Server.Stall] does): the ref advertisement that ls-remote reads is
+// served, the fetch that follows it never ends. StallFetches(false)
+// serves them again.
+func (s *Server) StallFetches(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stalledFetches = on
+}
+
+// hang answers nothing until the client gives up (or the test ends);
+// with trickle, a 200 and one byte of a pkt-line that never ends every
+// trickle.
+func (s *Server) hang(w http.ResponseWriter, r *http.Request, trickle time.Duration) {
+	var tick <-chan time.Time
+	if trickle > 0 {
+		t := time.NewTicker(trickle)
+		defer t.Stop()
+		tick = t.C
+		kind := "result"
+		if r.Method == http.MethodGet {
+			kind = "advertisement"
+		}
+		w.Header().Set("Content-Type", "application/x-git-upload-pack-"+kind)
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, "fff0") // a pkt-line of 65,516 bytes, one sent every trickle
+		w.(http.Flusher).Flush()
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.stop:
+			return
+		case <-tick:
+			if _, err := io.WriteString(w, "x"); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}
 }
 
 // Requests returns the number of requests received since the start or the

@@ -1,10 +1,13 @@
 package gittest
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"gotest.tools/v3/assert"
 )
 
 func TestServer(t *testing.T) {
@@ -98,4 +101,30 @@ func TestHostileObjects(t *testing.T) {
 		t.Errorf("zeros has %s bytes", size)
 	}
 	repo.Git("fsck", "--no-progress")
+}
+
+// TestStallFetchesTrickle: StallFetches serves the ref advertisement and
+// hangs the pack transfer; with Trickle the hung answer is a 200 whose
+// body keeps coming, a byte at a time, and never ends.
+func TestStallFetchesTrickle(t *testing.T) {
+	srv := NewServer(t, Options{Trickle: 20 * time.Millisecond})
+	repo := srv.NewRepo("org/repo")
+	repo.Commit("one", nil)
+	srv.StallFetches(true)
+	resp, err := http.Get(repo.URL() + "/info/refs?service=git-upload-pack")
+	assert.NilError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.NilError(t, err)
+	assert.Check(t, strings.Contains(string(body), "refs/heads/main"), "the advertisement: %q", body)
+
+	c := &http.Client{Timeout: 300 * time.Millisecond}
+	resp, err = c.Post(repo.URL()+"/git-upload-pack", "application/x-git-upload-pack-request", strings.NewReader("0000"))
+	assert.NilError(t, err)
+	assert.Equal(t, resp.StatusCode, http.StatusOK)
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Check(t, err != nil, "the stalled fetch ended")
+	assert.Check(t, len(got) > len("fff0")+2 && strings.HasPrefix(string(got), "fff0x"), "trickled %q", got)
+	assert.Equal(t, srv.Fetches(), 1)
 }
