@@ -28,6 +28,9 @@ type gitFetcher struct {
 	opts  Options
 	auth  *Auth
 	cache *cache
+	// bound is the one time bound of the network operations
+	// (deadline.go).
+	bound bound
 }
 
 // target is a validated Ref.
@@ -425,11 +428,14 @@ func (f *gitFetcher) list(ctx context.Context, t *target) (*refTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
-	defer cancel()
-	defer f.slow(t, "git ls-remote", "listing refs")()
-	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
-	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: auth, PeelingOption: git.AppendPeeled})
+	var refs []*plumbing.Reference
+	err = f.within(ctx, "git ls-remote", func(ctx context.Context) error {
+		defer f.slow(t, "git ls-remote", "listing refs")()
+		rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
+		var err error
+		refs, err = rem.ListContext(ctx, &git.ListOptions{Auth: auth, PeelingOption: git.AppendPeeled})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +453,20 @@ func (f *gitFetcher) ensure(ctx context.Context, t *target, res *Resolved) (*met
 	if f.opts.Offline && t.ep.kind != kindLocal {
 		return nil, errorf(ErrNotCached, "offline, and commit %s is not in the cache (%s): run once online", short(res.Commit), f.cache.dir)
 	}
-	unlock, err := f.cache.lock(ctx, t.ep, res.Commit)
+	// The lock waits while another process fetches the same commit: for
+	// a remote, a wait on the network too, within the same bound.
+	var unlock func()
+	lock := func(ctx context.Context) error {
+		var err error
+		unlock, err = f.cache.lock(ctx, t.ep, res.Commit)
+		return err
+	}
+	var err error
+	if t.ep.kind == kindLocal {
+		err = lock(ctx)
+	} else {
+		err = f.waitWithin(ctx, "waiting for another fetch of commit "+short(res.Commit), lock)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -611,26 +630,26 @@ func (f *gitFetcher) fetch(ctx context.Context, t *target, st *guardedStorage, s
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
-	defer cancel()
 	what := "depth " + strconv.Itoa(depth)
 	if depth == 0 {
 		what = "whole history"
 	}
-	defer f.slow(t, "git fetch", what)()
-	rem := git.NewRemote(st, &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
-	err = rem.FetchContext(ctx, &git.FetchOptions{
-		RemoteName: "origin",
-		RefSpecs:   specs,
-		Depth:      depth,
-		Tags:       git.NoTags,
-		Auth:       auth,
-		Force:      true,
+	return f.within(ctx, opName(depth), func(ctx context.Context) error {
+		defer f.slow(t, "git fetch", what)()
+		rem := git.NewRemote(st, &config.RemoteConfig{Name: "origin", URLs: []string{t.ep.raw}})
+		err := rem.FetchContext(ctx, &git.FetchOptions{
+			RemoteName: "origin",
+			RefSpecs:   specs,
+			Depth:      depth,
+			Tags:       git.NoTags,
+			Auth:       auth,
+			Force:      true,
+		})
+		if errors.Is(err, git.NoErrAlreadyUpToDate) {
+			return nil
+		}
+		return err
 	})
-	if errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return nil
-	}
-	return err
 }
 
 // peel returns the commit that h (a commit or an annotated tag) names.

@@ -97,9 +97,18 @@ type Options struct {
 	// for: by Contains, and by Open for a commit that is neither a branch or
 	// tag tip nor fetchable by SHA. Default 1000.
 	MaxDepth int
-	// Timeout bounds each network operation (one ls-remote, one fetch).
-	// Default limits.Current().GitTimeout (--git-timeout).
+	// Timeout bounds all the network operations of the Fetcher together
+	// (every ls-remote and fetch, and the wait for another process's
+	// fetch of the same commit): one bound, counted from the first of
+	// them, not a fresh one each. Default limits.Current().GitTimeout
+	// (--git-timeout).
 	Timeout time.Duration
+	// Deadline is the run's deadline less a margin (its watchdog,
+	// --timeout, fires a little after it): no network operation runs past
+	// it, however much of Timeout is left, so that a stalled server ends
+	// the run with an error naming the repository, the operation and the
+	// limit rather than with the watchdog's. Zero: none.
+	Deadline time.Time
 }
 
 // Environment variables read by [DefaultCacheDir].
