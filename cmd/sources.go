@@ -26,6 +26,11 @@ type gitFlags struct {
 	// server give up by themselves (watchdogMargin before it); zero
 	// otherwise.
 	deadline time.Time
+	// fetcherOnce makes the run's one git fetcher (fetcher), so that all
+	// of the run's git operations share its time bound.
+	fetcherOnce sync.Once
+	gitFetcher  gitsource.Fetcher
+	fetcherErr  error
 }
 
 func (g *gitFlags) register(c *cobra.Command) {
@@ -41,13 +46,7 @@ func (g *gitFlags) register(c *cobra.Command) {
 // folder. Credentials from the environment go only to the hosts of
 // KUDO_RENDER_GIT_HOSTS, whatever hosts the config or its bases name.
 func (g *gitFlags) sources(stderr io.Writer, cfg *config.Config) runner.Sources {
-	var once sync.Once
-	var f gitsource.Fetcher
-	var ferr error
-	fetcher := func() (gitsource.Fetcher, error) {
-		once.Do(func() { f, ferr = g.fetcher(stderr) })
-		return f, ferr
-	}
+	fetcher := func() (gitsource.Fetcher, error) { return g.fetcher(stderr) }
 	opts := gitsource.KindOptions{VerifyPins: g.verifyPins}
 	if g.allowLocal {
 		opts.LocalBase = cfg.Dir
@@ -86,15 +85,22 @@ func (g *gitFlags) ociSource(stderr io.Writer, cfg *config.Config) func() (*oci.
 	}
 }
 
-// fetcher makes the git fetcher: credentials from the environment, the
-// cache folder from --cache-dir or KUDO_RENDER_CACHE.
+// fetcher is the run's git fetcher, made on first use: credentials from
+// the environment, the cache folder from --cache-dir or
+// KUDO_RENDER_CACHE. There is one per run, whatever the number of
+// configs it loads (diff's two sides, the KRM function's items), so that
+// all of the run's git operations share one --git-timeout, which never
+// runs past the run's deadline.
 func (g *gitFlags) fetcher(stderr io.Writer) (gitsource.Fetcher, error) {
-	dir := g.cacheDir
-	if dir == "" {
-		dir = os.Getenv(gitsource.EnvCache)
-	}
-	return gitsource.New(gitsource.Options{
-		CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
-		Warn: warner(stderr), Progress: progress(stderr),
+	g.fetcherOnce.Do(func() {
+		dir := g.cacheDir
+		if dir == "" {
+			dir = os.Getenv(gitsource.EnvCache)
+		}
+		g.gitFetcher, g.fetcherErr = gitsource.New(gitsource.Options{
+			CacheDir: dir, Offline: g.offline, AllowInsecureHTTP: g.insecureHTTP, AllowLocal: g.allowLocal,
+			Warn: warner(stderr), Progress: progress(stderr), Deadline: g.deadline,
+		})
 	})
+	return g.gitFetcher, g.fetcherErr
 }
