@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kudo-render/kudo-render/internal/source/gitsource/gittest"
 	"github.com/kudo-render/kudo-render/internal/source/oci/ocitest"
 )
 
@@ -122,6 +123,79 @@ func stagingFolders(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return left
+}
+
+// stalledGit serves the package's repository, then stalls (stall is
+// Server.Stall or Server.StallFetches) as a busy server does: a byte now
+// and then, never the answer, so that --git-idle-timeout never fires.
+// The config renders its main branch, pinned to its commit when pinned,
+// with n more lock pins (branches b0..bn-1 of their own commits); args
+// follow the config.
+func stalledGit(stall func(*gittest.Server, bool), pinned bool, n int, args ...string) func(t *testing.T, dir string) []string {
+	return func(t *testing.T, dir string) []string {
+		srv := gittest.NewServer(t, gittest.Options{AllowSHA1InWant: true, Trickle: 100 * time.Millisecond})
+		repo := pkgRepo(t, srv, "org/stalled")
+		commit := ""
+		if pinned {
+			commit = repo.Rev("main")
+		}
+		var pins strings.Builder
+		if n > 0 {
+			pins.WriteString("  lock:\n    pins:\n")
+		}
+		for i := range n {
+			c := repo.Git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", fmt.Sprint(i))
+			repo.Git("update-ref", "refs/heads/b"+fmt.Sprint(i), c)
+			fmt.Fprintf(&pins, "    - {url: %s, ref: b%d, commit: %s}\n", repo.URL(), i, c)
+		}
+		stall(srv, true)
+		write(t, dir, map[string]string{"render.yaml": gitConfig(repo.URL(), commit, pins.String())})
+		return append([]string{"render", "{dir}/render.yaml", "--allow-insecure-http"}, args...)
+	}
+}
+
+// TestGitTimeBounds: a git server that stalls, on the ref advertisement
+// (ls-remote) or on the pack that follows it, is given up on by the git
+// operation that waits on it, before the watchdog, with an error naming
+// the repository, the operation and the limit. Every git operation of a
+// run shares one --git-timeout, counted from the first: prefetch and the
+// load that follows, the pins prefetched side by side, the ls-remote and
+// the fetch after it get no fresh bound each; and none runs past the
+// run's --timeout (less a margin). The server sends a byte now and then,
+// never the answer, so --git-idle-timeout does not end the wait.
+func TestGitTimeBounds(t *testing.T) {
+	source := `git source http://127\.0\.0\.1:\d+/org/stalled@`
+	byGit := func(ref, op string) string {
+		return source + ref + `: ` + op + ` stopped: the run's git operations used up the 3s they share \(--git-timeout, one bound for all of them, counted from the first\): raise it with --git-timeout or KUDO_RENDER_GIT_TIMEOUT`
+	}
+	byRun := func(ref, op, limit string) string {
+		return source + ref + `: ` + op + ` stopped before the run's time limit of ` + limit + ` \(--timeout; git operations end a little before it so that this error names them\): raise it with --timeout or KUDO_RENDER_TIMEOUT`
+	}
+	cases := map[string]hostileCase{
+		"StallsAfterAdvertisement": {
+			reason: "ls-remote of an unpinned branch is answered, the fetch that follows trickles: --git-timeout's default 25s would outlast the run's 5s --timeout, so the fetch stops at the run's deadline less its margin (4s), naming the repository, the fetch and --timeout, before the watchdog",
+			setup:  stalledGit((*gittest.Server).StallFetches, false, 0, "--timeout", "5s"),
+			stderr: byRun("main", `git fetch \(depth 1\)`, "5s"),
+			within: 4700 * time.Millisecond,
+		},
+		"StallsOnLsRemote": {
+			reason: "--verify-pins asks the stalled server for the ref of a pinned source twice (prefetch, then the load): the two ls-remotes share one 3s --git-timeout, so the second is left none and the run ends at 3s naming the repository, the ls-remote and --git-timeout, before the 5s watchdog",
+			setup:  stalledGit((*gittest.Server).Stall, true, 0, "--verify-pins", "--git-timeout", "3s", "--timeout", "5s"),
+			stderr: byGit("main", "git ls-remote"),
+			within: 5 * time.Second,
+		},
+		"PrefetchOfPins": {
+			reason: "a pinned framework and 6 lock pins prefetched 4 at a time from a server that stalls on packs, then the load: all the fetches share one 3s --git-timeout, so the later ones are left none and the run ends at 3s naming a pinned commit, the fetch and --git-timeout, long before the 9s watchdog",
+			setup:  stalledGit((*gittest.Server).StallFetches, true, 6, "--git-timeout", "3s", "--timeout", "9s"),
+			stderr: byGit(`[0-9a-f]{40}`, `git fetch \(depth 1\)`),
+			within: 5 * time.Second,
+		},
+	}
+	for name, c := range cases {
+		c.class = "time bounds"
+		cases[name] = c
+	}
+	runCases(t, cases)
 }
 
 // TestImportWriteBounds: import writes 20,000 files. Their fsyncs ran
