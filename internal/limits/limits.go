@@ -134,7 +134,7 @@ var Table = []Spec{
 	{Name: "git-tree-bytes", Field: "GitTreeBytes", Unit: "bytes", Default: 64 * mib, What: "git tree size", Doc: "all files of one git commit written to the cache or a --from-rev checkout, summed"},
 	{Name: "git-tree-entries", Field: "GitTreeEntries", Unit: "entries", Default: 100_000, What: "git tree entries", Doc: "files, folders, links and submodules of one git commit written to the cache or a --from-rev checkout"},
 	{Name: "git-pack-objects", Field: "GitPackObjects", Unit: "objects", Default: 200_000, What: "git pack objects", Doc: "objects of the pack one git fetch downloads"},
-	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "one git operation (ls-remote or fetch) as a whole"},
+	{Name: "git-timeout", Field: "GitTimeout", Unit: "duration", Default: int64(25 * time.Second), What: "git operation time", Doc: "every git operation of one run (ls-remote, fetch, waiting for another process's fetch of the same commit), shared, from the first; never past the run's `--timeout` less a margin"},
 	{Name: "git-connect-timeout", Field: "GitConnectTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git connect time", Doc: "connecting to a git server (TCP and TLS handshake)"},
 	{Name: "git-idle-timeout", Field: "GitIdleTimeout", Unit: "duration", Default: int64(10 * time.Second), What: "git idle time", Doc: "a git server sending nothing (a stalled transfer)"},
 	{Name: "oci-layer-bytes", Field: "OCILayerBytes", Unit: "bytes", Default: 64 * mib, What: "OCI layer size", Doc: "the layer of an OCI artifact, as downloaded (compressed)"},
