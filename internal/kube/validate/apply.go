@@ -64,7 +64,7 @@ func builtinApplyErrors(gvk schema.GroupVersionKind, obj map[string]any) field.E
 	if !ok {
 		return nil
 	}
-	_, err := t.FromUnstructured(obj)
+	_, err := typed.AsTyped(inOrder{value.NewValueInterface(obj)}, t.Schema, t.TypeRef)
 	return ApplyErrors(obj, err)
 }
 
