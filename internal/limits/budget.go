@@ -33,11 +33,15 @@ const (
 	// CELCost: CEL work (compiling and evaluating the rules of
 	// CustomResourceDefinitions), in the API server's cost units.
 	CELCost
+	// PackageBytes: bytes of the package files loaded (every package of
+	// the KudoOperator graph, once, and the requests' own), charged
+	// before they are read.
+	PackageBytes
 	numMeters
 )
 
 // meterLimits names the limit of each meter (a Spec.Name).
-var meterLimits = [numMeters]string{"render-bytes", "render-values", "render-objects", "render-instances", "schema-steps", "crd-schema-nodes", "cel-cost"}
+var meterLimits = [numMeters]string{"render-bytes", "render-values", "render-objects", "render-instances", "schema-steps", "crd-schema-nodes", "cel-cost", "package-bytes"}
 
 // Limit is the name of the meter's limit in [Table].
 func (m Meter) Limit() string { return meterLimits[m] }

@@ -84,6 +84,10 @@ type Limits struct {
 	// CELCost bounds the CEL work of one render, in the API server's cost
 	// units: the rules of CustomResourceDefinitions compiled and evaluated.
 	CELCost int64
+	// PackageBytes bounds the bytes of the package files one render
+	// loads, summed over every package of its KudoOperator graph and the
+	// requests' own packages.
+	PackageBytes int64
 }
 
 // Spec describes one limit.
@@ -150,6 +154,7 @@ var Table = []Spec{
 	{Name: "schema-steps", Field: "SchemaSteps", Unit: "steps", Default: 100_000_000, What: "schema validation work", Doc: "steps of JSON Schema work (parameters, resources) in one render: compiling a schema of n subschemas n²/2 (once per package), validating one per subschema evaluated plus one per byte of the string it reads"},
 	{Name: "crd-schema-nodes", Field: "CRDSchemaNodes", Unit: "nodes", Default: 50_000, What: "CRD schema nodes", Doc: "schema nodes of the CustomResourceDefinitions one render reads (its own and those spec.crds names), summed over their versions, each typed, converted and compiled; a node of an apiextensions.k8s.io/v1beta1 definition counts 4 times"},
 	{Name: "cel-cost", Field: "CELCost", Unit: "units", Default: 50_000_000, What: "CEL work", Doc: "CEL work of one render in the API server's cost units (about 10 million a second): each x-kubernetes-validations expression compiled, each custom resource's rules evaluated"},
+	{Name: "package-bytes", Field: "PackageBytes", Unit: "bytes", Default: 32 * mib, What: "total package size", Doc: "bytes of the package files one render loads, summed over every package of its KudoOperator graph and the requests' own packages (each package once); `diff`'s two sides share it, hence the room for two"},
 }
 
 // Lookup returns the spec of a limit by Name or Field.
@@ -238,6 +243,8 @@ func (l *Limits) field(f string) *int64 {
 		return &l.CRDSchemaNodes
 	case "CELCost":
 		return &l.CELCost
+	case "PackageBytes":
+		return &l.PackageBytes
 	}
 	panic("limits: unknown field " + f)
 }
