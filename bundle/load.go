@@ -92,6 +92,43 @@ func Load(fsys fs.FS, name string) (*Bundle, error) {
 	return b, nil
 }
 
+// Size is the bytes [Load] would read from fsys: the metadata file,
+// params.yaml, params.schema.json and the files of templates/, common/
+// and definitions/, each counted at most limits.FileBytes (a larger file
+// is not read). It reads only the sizes of the files (their metadata),
+// never their bytes, so a caller can charge a package to a budget before
+// loading it; what cannot be read counts nothing (Load reports it).
+func Size(fsys fs.FS) int64 {
+	max := limits.Current().FileBytes
+	size := func(name string) int64 {
+		info, err := fs.Stat(fsys, name) // links followed inside fsys
+		if err != nil || !info.Mode().IsRegular() {
+			return 0
+		}
+		return min(info.Size(), max)
+	}
+	var n int64
+	for _, f := range []string{operatorFile, frameworkFile, paramsFile, paramsSchemaFile} {
+		n += size(f)
+	}
+	for _, dir := range []string{templatesDir, commonDir, definitionsDir} {
+		_ = fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					n += min(info.Size(), max)
+				}
+				return nil
+			}
+			n += size(name)
+			return nil
+		})
+	}
+	return n
+}
+
 // exists reports whether the bundle has the file name. A symbolic link
 // that leaves the bundle, or points to nothing, is there but cannot be
 // read: it is a problem, never "absent".

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/diag"
+	"github.com/kudo-render/kudo-render/internal/limits"
 )
 
 // writeTree writes files (path -> content) below dir.
@@ -569,5 +570,94 @@ func TestDependenciesLoadOnce(t *testing.T) {
 	}
 	if shared[0] != shared[1] || shared[0].Name != "shared" {
 		t.Errorf("the shared package was loaded for each path: %p %p", shared[0], shared[1])
+	}
+}
+
+func TestPackageBytes(t *testing.T) {
+	dir := t.TempDir()
+	pkg := func(name string, deps ...string) {
+		var tasks, steps strings.Builder
+		for i, d := range deps {
+			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../%s}}\n", i, d)
+			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", i, i)
+		}
+		writeTree(t, dir, map[string]string{
+			name + "/operator.yaml": "apiVersion: kudo.dev/v1beta1\nname: " + name + "\noperatorVersion: 0.1.0\ntasks:\n" + tasks.String() +
+				"  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n" +
+				steps.String() + "          - {name: app, tasks: [app]}\n",
+			name + "/params.yaml":        "apiVersion: kudo.dev/v1beta1\nparameters: []\n",
+			name + "/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+			name + "/templates/big.yaml": "# " + strings.Repeat("x", 10_000) + "\n", // used by no task, read all the same
+		})
+	}
+	pkg("root", "a", "b")
+	pkg("a", "shared")
+	pkg("b", "shared")
+	pkg("shared")
+	var sizes int64 // the four packages, shared once
+	for _, name := range []string{"root", "a", "b", "shared"} {
+		sizes += bundle.Size(os.DirFS(filepath.Join(dir, name)))
+	}
+	// graph loads root, then a, a's shared, b and b's shared (loaded
+	// once: not charged again).
+	graph := func(budget *limits.Budget) error {
+		ctx := context.Background()
+		opts := Options{Budget: budget}
+		res, err := Load(ctx, location.Local{Dir: filepath.Join(dir, "root")}, opts)
+		if err != nil {
+			return err
+		}
+		r := Dependencies(ctx, res, opts)
+		for _, task := range res.Bundle.Tasks[:2] {
+			b, next, err := r(task)
+			if err != nil {
+				return err
+			}
+			if _, _, err := next(b.Tasks[0]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for name, tc := range map[string]struct {
+		reason string
+		budget *limits.Budget
+		want   string // "" for success
+	}{
+		"Default": {
+			reason: "A graph of four small distinct packages is far under the default package-bytes.",
+			budget: limits.NewBudget(limits.Limits{}),
+		},
+		"NilBudget": {
+			reason: "A load outside a render (nil budget) charges nothing.",
+		},
+		"Exact": {
+			reason: "The budget is the sum of the packages' files, each package once however many tasks name it: exactly that much passes.",
+			budget: limits.NewBudget(limits.Limits{PackageBytes: sizes}),
+		},
+		"OneTooMany": {
+			reason: "With room for three of the four packages, the fourth (b, after root, a and shared) is refused before it is read, naming it and the limit.",
+			budget: limits.NewBudget(limits.Limits{PackageBytes: sizes - 1_000}),
+			want:   "the package at " + filepath.Join(dir, "b") + ": total package size exceeds the limit of " + fmt.Sprint(sizes-1_000) + " bytes (raise it with --max-package-bytes or KUDO_RENDER_MAX_PACKAGE_BYTES)",
+		},
+		"RequestPackage": {
+			reason: "The request's own package is charged too.",
+			budget: limits.NewBudget(limits.Limits{PackageBytes: 5_000}),
+			want:   "the package at " + filepath.Join(dir, "root") + ": total package size exceeds the limit of 5000 bytes (raise it with --max-package-bytes or KUDO_RENDER_MAX_PACKAGE_BYTES)",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := graph(tc.budget)
+			if tc.want == "" {
+				assert.NilError(t, err, tc.reason)
+				if tc.budget != nil {
+					assert.Equal(t, tc.budget.Spent(limits.PackageBytes), sizes, tc.reason)
+				}
+				return
+			}
+			assert.Error(t, err, tc.want, tc.reason)
+			_, ok := errors.AsType[*diag.LimitError](err)
+			assert.Assert(t, ok, "%s: a %T, not a *diag.LimitError", tc.reason, err)
+		})
 	}
 }

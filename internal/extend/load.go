@@ -8,6 +8,7 @@ import (
 
 	"github.com/kudo-render/kudo-render/bundle"
 	"github.com/kudo-render/kudo-render/internal/activity"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
 
@@ -23,6 +24,11 @@ type Options struct {
 	// spec.base), e.g. to try a fork or a newer base.
 	Base     location.Location
 	MaxDepth int
+	// Budget is the render's: every package loaded (each bundle of an
+	// extends chain, each package of the KudoOperator graph, once) is
+	// charged to its package-bytes before its files are read. nil
+	// charges nothing (a load outside a render).
+	Budget *limits.Budget
 }
 
 func (o Options) sources() *location.Sources {
@@ -124,6 +130,11 @@ func loadOne(ctx context.Context, loc location.Location, opts Options, chain []s
 	}
 	if len(chain) > opts.MaxDepth {
 		return nil, Layer{}, &Error{Chain: chain, Err: fmt.Errorf("extends chain deeper than %d", opts.MaxDepth)}
+	}
+	if opts.Budget != nil {
+		if err := opts.Budget.Charge(limits.PackageBytes, bundle.Size(op.FS), "the package at "+loc.String()); err != nil {
+			return nil, Layer{}, err
+		}
 	}
 	b, err := bundle.Load(op.FS, loc.Name())
 	if err != nil {
