@@ -99,7 +99,9 @@ func cmpGenerate(g *gitFlags, file string, out *output.Writer, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	items, err := engine.RenderWith(runner.EngineOptions(cfg, warner(stderr)), req)
+	opts := runner.EngineOptions(cfg, warner(stderr))
+	opts.Budget = r.Budget()
+	items, err := engine.RenderWith(opts, req)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,8 @@ func runGraph(g *gitFlags, f graphFlags, path string, stderr io.Writer) (string,
 // and Toggles that are off, within budget (nil: a budget of its own).
 func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer, budget *limits.Budget) (graph.Input, error) {
 	var in graph.Input
-	req, err := runner.New(cfg, g.sources(stderr, cfg)).Request(context.Background())
+	r := runner.New(cfg, g.sources(stderr, cfg)).SetBudget(budget)
+	req, err := r.Request(context.Background())
 	if err != nil {
 		return in, err
 	}
@@ -113,7 +114,7 @@ func graphInput(g *gitFlags, cfg *config.Config, stderr io.Writer, budget *limit
 	}
 	opts.ToggledOff = func(t engine.OffToggle) { in.Off = append(in.Off, t) }
 	opts.SecretCopy = func(_ *object.Object, _ string, v any) { in.SecretValues = append(in.SecretValues, v) }
-	opts.Budget = budget
+	opts.Budget = r.Budget()
 	in.Items, err = engine.RenderWith(opts, req)
 	return in, err
 }

@@ -257,7 +257,7 @@ func withMarks(items []*item, marked map[*item]*item) []outItem {
 func (f *Function) requests(ctx context.Context, cfg *config.Config, items []*item) ([]engine.Request, map[*item]bool, error) {
 	var reqs []engine.Request
 	sources := map[*item]bool{}
-	r := runner.New(cfg, f.Sources)
+	r := runner.New(cfg, f.Sources).SetBudget(f.budget)
 	if cfg.Spec.Framework.Path != "" || cfg.Spec.Framework.Git != nil {
 		req, err := r.Request(ctx)
 		if err != nil {

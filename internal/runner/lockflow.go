@@ -45,7 +45,8 @@ func LockFile(ctx context.Context, file string, cfg *config.Config, opts LockOpt
 		return LockResult{}, err
 	}
 	src, pins := recordPins(opts.Sources, own)
-	req, err := New(cfg, src).Request(ctx)
+	r := New(cfg, src)
+	req, err := r.Request(ctx)
 	if err != nil {
 		return LockResult{}, err
 	}
@@ -55,7 +56,9 @@ func LockFile(ctx context.Context, file string, cfg *config.Config, opts LockOpt
 	}
 	if opts.PinOutput {
 		req.ExpectedResourceVersions = nil
-		items, err := engine.RenderWith(EngineOptions(cfg, opts.Warn), req)
+		eopts := EngineOptions(cfg, opts.Warn)
+		eopts.Budget = r.Budget()
+		items, err := engine.RenderWith(eopts, req)
 		if err != nil {
 			return LockResult{}, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/kudo-render/kudo-render/internal/extend"
 	"github.com/kudo-render/kudo-render/internal/kube/kubeversion"
 	"github.com/kudo-render/kudo-render/internal/lazy"
+	"github.com/kudo-render/kudo-render/internal/limits"
 	"github.com/kudo-render/kudo-render/internal/render"
 	"github.com/kudo-render/kudo-render/internal/source/location"
 )
@@ -27,14 +28,37 @@ type Run struct {
 	// it once (packages are read-only once loaded).
 	loaded   map[string]*extend.Result
 	loadedMu sync.Mutex
+	// deps memoises the dependency resolver of each loaded package, so
+	// that the requests of one package share its graph's loads: each
+	// dependency is loaded, and charged to the budget, once per run.
+	deps map[*extend.Result]extend.DependencyResolver
 	// prefetchOnce runs prefetch once per run.
 	prefetchOnce sync.Once
+	// budget is the render's: the packages the run loads are charged to
+	// it (package-bytes), and its render spends it.
+	budget *limits.Budget
 }
 
-// New returns the run of cfg, whose remote sources src opens.
+// New returns the run of cfg, whose remote sources src opens, with a
+// render budget of the current limits.
 func New(cfg *config.Config, src Sources) *Run {
-	return &Run{cfg: cfg, src: src}
+	return &Run{cfg: cfg, src: src, budget: limits.NewBudget(limits.Current())}
 }
+
+// SetBudget makes the run load its packages within b, a budget its
+// render shares with others (diff's two sides, a ResourceList's
+// instances); nil keeps the run's own. Call it before loading.
+func (r *Run) SetBudget(b *limits.Budget) *Run {
+	if b != nil {
+		r.budget = b
+	}
+	return r
+}
+
+// Budget is the render budget the run loads its packages within: give it
+// to the engine (engine.Options.Budget) so that the render spends the
+// same one.
+func (r *Run) Budget() *limits.Budget { return r.budget }
 
 // Config is the config the run renders.
 func (r *Run) Config() *config.Config { return r.cfg }
@@ -154,6 +178,22 @@ func (r *Run) loadOnce(ctx context.Context, operatorVersion string, loc location
 	return res, nil
 }
 
+// dependencies is the resolver of res's KudoOperator tasks, one per
+// loaded package and run.
+func (r *Run) dependencies(ctx context.Context, res *extend.Result, opts extend.Options) extend.DependencyResolver {
+	r.loadedMu.Lock()
+	defer r.loadedMu.Unlock()
+	if d, ok := r.deps[res]; ok {
+		return d
+	}
+	d := extend.Dependencies(ctx, res, opts)
+	if r.deps == nil {
+		r.deps = map[*extend.Result]extend.DependencyResolver{}
+	}
+	r.deps[res] = d
+	return d
+}
+
 var versionSuffix = lazy.Regexp(`^(.+)-(v?\d[0-9A-Za-z.+-]*)$`)
 
 // splitOperatorVersion splits KUDO's "<operator>-<version>".
@@ -169,7 +209,7 @@ func splitOperatorVersion(s string) (string, string, bool) {
 // sources and spec.base, which is relative to the config, not to the
 // framework.
 func (r *Run) extendOptions(ctx context.Context) (extend.Options, error) {
-	opts := extend.Options{Sources: r.sources()}
+	opts := extend.Options{Sources: r.sources(), Budget: r.budget}
 	r.prefetch(ctx, opts.Sources)
 	if b := r.cfg.Spec.Base; b != nil {
 		from := opts.Sources.Local(r.cfg.Dir)
@@ -224,6 +264,6 @@ func (r *Run) request(ctx context.Context, res *extend.Result, name, ns string, 
 		Resources:                c.Spec.Resources,
 		Source:                   strings.Join(ids, " <- "),
 		Origin:                   strings.Join(origins, " <- "),
-		Dependencies:             extend.Dependencies(ctx, res, opts),
+		Dependencies:             r.dependencies(ctx, res, opts),
 	}, nil
 }

@@ -54,5 +54,7 @@ func (r *Run) Render(ctx context.Context, warn func(string)) ([]engine.Item, err
 	if err != nil {
 		return nil, err
 	}
-	return engine.RenderWith(EngineOptions(r.cfg, warn), req)
+	opts := EngineOptions(r.cfg, warn)
+	opts.Budget = r.budget
+	return engine.RenderWith(opts, req)
 }
