@@ -151,6 +151,7 @@ func TestWorkBudgetCounts(t *testing.T) {
 		"MarkerPerInstance": {
 			class: "render budget", reason: "300 Instance items of a 35 MB package, encoded and hashed for its processed-by marker twice per instance",
 			succeed: true, within: soon,
+			env: []string{"KUDO_RENDER_MAX_PACKAGE_BYTES=64Mi"}, // the package is loaded once: 35 MB of package-bytes
 			setup: func(t *testing.T, dir string) []string {
 				unused := map[string]string{}
 				for i := range 5 { // each under --max-file-bytes
@@ -213,6 +214,20 @@ func TestWorkBudgetCounts(t *testing.T) {
 				return []string{"render", kudoPkg(t, dir, "root", level(0), false, "", nil), "--name", "inst", "--output-dir", "{out}"}
 			},
 			stderr: `KudoOperator task "d\d" \(instance "inst-l0p0-.*: render instances exceeds the limit of 2000 instances \(raise it with --max-render-instances or KUDO_RENDER_MAX_RENDER_INSTANCES\)`,
+		},
+		"PackageBytes": {
+			class: "render budget", reason: "a package installing 39 distinct packages by KudoOperator tasks, the 40 of 1.2 MB each (a template nobody uses), each file under --max-file-bytes: 48 MB of packages read before any renders",
+			within: atOnce,
+			setup: func(t *testing.T, dir string) []string {
+				big := map[string]string{"templates/big.yaml": "# " + strings.Repeat("x", 1_200_000) + "\n"}
+				var deps []string
+				for i := 1; i < 40; i++ {
+					deps = append(deps, fmt.Sprintf("p%d", i))
+					kudoPkg(t, dir, deps[i-1], nil, false, "", big)
+				}
+				return []string{"render", kudoPkg(t, dir, "p0", deps, true, "", big), "--name", "inst", "--output-dir", "{out}"}
+			},
+			stderr: `KudoOperator task "d\d+": the package at \S*/p\d+: total package size exceeds the limit of 33554432 bytes \(raise it with --max-package-bytes or KUDO_RENDER_MAX_PACKAGE_BYTES\)`,
 		},
 	})
 }
