@@ -39,8 +39,12 @@ func TestKRMBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "items (line 8 of the ResourceList): total render values exceeds the limit of 40 values") {
 		t.Errorf("the items the function decodes are charged: got %v", err)
 	}
+	// The instances render side by side: the budget runs out in the
+	// parameters of one of them or in a task's template, whichever
+	// charges first, never in the items, which fit.
 	err = run(limits.Limits{RenderValues: 80}, instanceItems(6))
-	if err == nil || !strings.Contains(err.Error(), "task app") || !strings.Contains(err.Error(), "total render values exceeds the limit of 80 values") {
+	if err == nil || !strings.Contains(err.Error(), "task app") && !strings.Contains(err.Error(), "the parameters of instance") ||
+		strings.Contains(err.Error(), "of the ResourceList") || !strings.Contains(err.Error(), "total render values exceeds the limit of 80 values") {
 		t.Errorf("the render spends what the items left: got %v", err)
 	}
 }
