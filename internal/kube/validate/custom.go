@@ -165,7 +165,12 @@ func (c *customKind) read(u map[string]any) (*metav1.ObjectMeta, field.ErrorList
 	}
 	fe, embedded := schemaobjectmeta.CoerceWithOptions(nil, u, c.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	if fe != nil {
+		// Coercion stops at its first error, walking maps in Go's random
+		// order: the unknown fields of embedded resources it collected
+		// before are a different part of them every run. The server
+		// refuses the object with that error alone.
 		errs = append(errs, fe)
+		embedded = nil
 	}
 	unknown = append(unknown, embedded...)
 	slices.Sort(unknown)
