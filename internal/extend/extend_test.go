@@ -528,24 +528,34 @@ func TestPrefetchOneLevelAhead(t *testing.T) {
 	}
 }
 
+// writeDepPackage writes the package name in dir: a KudoOperator task and
+// step for each of deps (the folders beside it), then a ConfigMap, and the
+// extra files (paths inside the package).
+func writeDepPackage(t *testing.T, dir, name string, extra map[string]string, deps ...string) {
+	t.Helper()
+	var tasks, steps strings.Builder
+	for i, d := range deps {
+		fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../%s}}\n", i, d)
+		fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", i, i)
+	}
+	files := map[string]string{
+		name + "/operator.yaml": "apiVersion: kudo.dev/v1beta1\nname: " + name + "\noperatorVersion: 0.1.0\ntasks:\n" + tasks.String() +
+			"  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n" +
+			steps.String() + "          - {name: app, tasks: [app]}\n",
+		name + "/params.yaml":       "apiVersion: kudo.dev/v1beta1\nparameters: []\n",
+		name + "/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+	}
+	for path, text := range extra {
+		files[name+"/"+path] = text
+	}
+	writeTree(t, dir, files)
+}
+
 // TestDependenciesLoadOnce: a package that several packages depend on is
 // loaded once: every task that names it gets the same bundle.
 func TestDependenciesLoadOnce(t *testing.T) {
 	dir := t.TempDir()
-	pkg := func(name string, deps ...string) {
-		var tasks, steps strings.Builder
-		for i, d := range deps {
-			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../%s}}\n", i, d)
-			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", i, i)
-		}
-		writeTree(t, dir, map[string]string{
-			name + "/operator.yaml": "apiVersion: kudo.dev/v1beta1\nname: " + name + "\noperatorVersion: 0.1.0\ntasks:\n" + tasks.String() +
-				"  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n" +
-				steps.String() + "          - {name: app, tasks: [app]}\n",
-			name + "/params.yaml":       "apiVersion: kudo.dev/v1beta1\nparameters: []\n",
-			name + "/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
-		})
-	}
+	pkg := func(name string, deps ...string) { writeDepPackage(t, dir, name, nil, deps...) }
 	pkg("root", "a", "b")
 	pkg("a", "shared")
 	pkg("b", "shared")
@@ -575,21 +585,8 @@ func TestDependenciesLoadOnce(t *testing.T) {
 
 func TestPackageBytes(t *testing.T) {
 	dir := t.TempDir()
-	pkg := func(name string, deps ...string) {
-		var tasks, steps strings.Builder
-		for i, d := range deps {
-			fmt.Fprintf(&tasks, "  - {name: d%d, kind: KudoOperator, spec: {package: ../%s}}\n", i, d)
-			fmt.Fprintf(&steps, "          - {name: d%d, tasks: [d%d]}\n", i, i)
-		}
-		writeTree(t, dir, map[string]string{
-			name + "/operator.yaml": "apiVersion: kudo.dev/v1beta1\nname: " + name + "\noperatorVersion: 0.1.0\ntasks:\n" + tasks.String() +
-				"  - {name: app, kind: Apply, spec: {resources: [cm.yaml]}}\nplans:\n  deploy:\n    strategy: serial\n    phases:\n      - name: main\n        strategy: serial\n        steps:\n" +
-				steps.String() + "          - {name: app, tasks: [app]}\n",
-			name + "/params.yaml":        "apiVersion: kudo.dev/v1beta1\nparameters: []\n",
-			name + "/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
-			name + "/templates/big.yaml": "# " + strings.Repeat("x", 10_000) + "\n", // used by no task, read all the same
-		})
-	}
+	big := map[string]string{"templates/big.yaml": "# " + strings.Repeat("x", 10_000) + "\n"} // used by no task, read all the same
+	pkg := func(name string, deps ...string) { writeDepPackage(t, dir, name, big, deps...) }
 	pkg("root", "a", "b")
 	pkg("a", "shared")
 	pkg("b", "shared")
