@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/kudo-render/kudo-render/internal/limits"
 )
@@ -19,15 +17,6 @@ import (
 // bound for each: a stalled server ends the run with an error that names
 // the repository, the operation and the limit, before the watchdog
 // would.
-
-// bound is the one time bound of a Fetcher's network operations, set by
-// the first.
-type bound struct {
-	mu       sync.Mutex
-	deadline time.Time
-	// byRun tells that the run's deadline, not Options.Timeout, set it.
-	byRun bool
-}
 
 // within runs op, one network operation named what ("git fetch (depth
 // 1)"), within the Fetcher's time bound. An operation that ran out of it,
@@ -46,7 +35,7 @@ func (f *gitFetcher) waitWithin(ctx context.Context, what string, op func(contex
 }
 
 func (f *gitFetcher) runWithin(ctx context.Context, what string, always bool, op func(context.Context) error) error {
-	bctx, cancel := f.bounded(ctx)
+	bctx, cancel := f.bound.Within(ctx, f.opts.Timeout, f.opts.Deadline)
 	defer cancel()
 	err := bctx.Err()
 	if err == nil || always {
@@ -58,29 +47,10 @@ func (f *gitFetcher) runWithin(ctx context.Context, what string, always bool, op
 	return f.timedOut(what)
 }
 
-// bounded is ctx within the Fetcher's time bound, which the first call
-// starts.
-func (f *gitFetcher) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	b := &f.bound
-	b.mu.Lock()
-	if b.deadline.IsZero() {
-		b.deadline = time.Now().Add(f.opts.Timeout)
-		if d := f.opts.Deadline; !d.IsZero() && d.Before(b.deadline) {
-			b.deadline, b.byRun = d, true
-		}
-	}
-	d := b.deadline
-	b.mu.Unlock()
-	return context.WithDeadline(ctx, d)
-}
-
 // timedOut is the error of the operation what that ran out of the bound:
 // which limit, and how to raise it.
 func (f *gitFetcher) timedOut(what string) error {
-	f.bound.mu.Lock()
-	byRun := f.bound.byRun
-	f.bound.mu.Unlock()
-	if !byRun {
+	if !f.bound.ByRun() {
 		return errorf(context.DeadlineExceeded, "%s stopped: the run's git operations used up the %s they share (--git-timeout, one bound for all of them, counted from the first): raise it with --git-timeout or KUDO_RENDER_GIT_TIMEOUT", what, f.opts.Timeout)
 	}
 	limit := ""

@@ -30,7 +30,7 @@ type gitFetcher struct {
 	cache *cache
 	// bound is the one time bound of the network operations
 	// (deadline.go).
-	bound bound
+	bound limits.Bound
 }
 
 // target is a validated Ref.

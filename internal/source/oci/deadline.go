@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // The network operations of a Source (resolving a tag, verifying a
@@ -17,16 +16,7 @@ import (
 
 // bounded is ctx within the Source's time bound.
 func (s *Source) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	s.mu.Lock()
-	if s.deadline.IsZero() {
-		s.deadline = time.Now().Add(s.opts.Limits.OCITimeout)
-		if d := s.opts.Deadline; !d.IsZero() && d.Before(s.deadline) {
-			s.deadline, s.byRun = d, true
-		}
-	}
-	d := s.deadline
-	s.mu.Unlock()
-	return context.WithDeadline(ctx, d)
+	return s.bound.Within(ctx, s.opts.Limits.OCITimeout, s.opts.Deadline)
 }
 
 // timedOut words an error of an operation that ran out of the bound (ctx
@@ -35,10 +25,7 @@ func (s *Source) timedOut(ctx context.Context, where string, err error) error {
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
 	}
-	s.mu.Lock()
-	byRun := s.byRun
-	s.mu.Unlock()
-	if byRun {
+	if s.bound.ByRun() {
 		return fmt.Errorf("%s: the registry did not answer before the run's time limit (--timeout; OCI fetches end before it so that this error names them): raise it with --timeout or KUDO_RENDER_TIMEOUT", where)
 	}
 	return fmt.Errorf("%s: the registry did not answer within %s (--oci-timeout, one bound for every OCI fetch of the run, retries included): raise it with --oci-timeout or KUDO_RENDER_OCI_TIMEOUT", where, s.opts.Limits.OCITimeout)

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/opencontainers/go-digest"
@@ -70,12 +69,9 @@ var (
 type Source struct {
 	opts  Options
 	cache *cache
-	// mu guards deadline, the one time bound of every network operation
-	// (deadline.go), set by the first; byRun tells that Options.Deadline
-	// set it.
-	mu       sync.Mutex
-	deadline time.Time
-	byRun    bool
+	// bound is the one time bound of every network operation
+	// (deadline.go), set by the first.
+	bound limits.Bound
 }
 
 // New makes a Source.
